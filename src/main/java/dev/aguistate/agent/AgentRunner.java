@@ -1,0 +1,107 @@
+package dev.aguistate.agent;
+
+import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.tools.ToolInvoker;
+import dev.aguistate.tools.ToolOutcome;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jboss.logging.Logger;
+
+/**
+ * The run loop: turns one {@link RunAgentInput} into one AG-UI event stream.
+ *
+ * <p>{@code RUN_STARTED}; then rounds of "stream an LLM call, translate it, run the backend tools it asked
+ * for" until the model answers without tools, calls a frontend tool (the client continues in a new run) or
+ * exceeds the round limit; then {@code RUN_FINISHED}. Any failure becomes exactly one {@code RUN_ERROR} and
+ * ends the stream. Cancelling the subscription (client gone) cancels the LLM call in flight.
+ */
+@ApplicationScoped
+public class AgentRunner {
+
+    private static final Logger LOG = Logger.getLogger(AgentRunner.class);
+
+    private final StreamingModel model;
+    private final RunConfig config;
+    private final RunMetrics metrics;
+
+    AgentRunner(StreamingModel model, RunConfig config, RunMetrics metrics) {
+        this.model = model;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    public Multi<AgUiEvent> run(AgentDefinition agent, RunAgentInput input) {
+        Run run = new Run(agent, input, model.description().provider());
+        AtomicReference<String> outcome = new AtomicReference<>("success");
+        return Multi.createBy().concatenating().streams(
+                        Multi.createFrom().item(run::started),
+                        Multi.createFrom().deferred(() -> round(run)))
+                .onFailure().recoverWithItem(error -> {
+                    outcome.set("error");
+                    return run.failed(error);
+                })
+                .onItem().invoke(metrics::event)
+                .onSubscription().invoke(() -> {
+                    metrics.started();
+                    LOG.infof("threadId=%s runId=%s: run started (agent %s, %d messages)", run.threadId(),
+                            run.runId(), agent.name(), input.messages().size());
+                })
+                .onCompletion().invoke(() -> ended(run, outcome.get()))
+                .onCancellation().invoke(() -> ended(run, "cancelled"));
+    }
+
+    private void ended(Run run, String outcome) {
+        metrics.ended(run.agent().name(), outcome);
+        LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
+    }
+
+    private Multi<AgUiEvent> round(Run run) {
+        if (!run.startRound(config.maxRounds())) {
+            return Multi.createFrom().failure(RunFailure.maxRounds(config.maxRounds()));
+        }
+        long sent = System.nanoTime();
+        AtomicBoolean answered = new AtomicBoolean();
+        return model.stream(run.chatRequest())
+                .onItem().invoke(e -> {
+                    if (answered.compareAndSet(false, true)) {
+                        metrics.firstToken(Duration.ofNanos(System.nanoTime() - sent));
+                    }
+                })
+                .onItem().transformToIterable(run::translate)
+                .onCompletion().switchTo(() -> afterRound(run));
+    }
+
+    private Multi<AgUiEvent> afterRound(Run run) {
+        Run.RoundResult result = run.finishRound();
+        if (result.textOnly()) {
+            return Multi.createFrom().item(run::finished);
+        }
+        return invokeAll(result.serverCalls()).onItem().transformToMulti(outcomes -> Multi.createBy().concatenating()
+                .streams(Multi.createFrom().iterable(run.recordResults(result.serverCalls(), outcomes)),
+                        result.waitsForClient()
+                                ? Multi.createFrom().item(run::finished)
+                                : Multi.createFrom().deferred(() -> round(run))));
+    }
+
+    /** Runs the calls concurrently on worker threads (tools may block); outcomes in call order. */
+    private static Uni<List<ToolOutcome>> invokeAll(List<Run.ServerToolCall> calls) {
+        if (calls.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<Uni<ToolOutcome>> invocations = calls.stream()
+                .map(call -> Uni.createFrom().item(() -> call.tool() == null
+                                ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
+                                : ToolInvoker.invoke(call.tool(), call.arguments()))
+                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
+                .toList();
+        return Uni.join().all(invocations).andFailFast();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.aguistate.agent;
+
+import dev.aguistate.protocol.Context;
+import dev.aguistate.protocol.InputContent;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.ToolCall;
+import dev.aguistate.protocol.UserContent;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.AudioContent;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.Content;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.PdfFileContent;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.TextContent;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The AG-UI conversation as the LLM sees it.
+ *
+ * <ul>
+ *   <li>system and developer messages become system messages; reasoning and activity messages are UI-only;</li>
+ *   <li>multimodal parts the OpenAI wire accepts (image, audio, PDF) are passed on, others are described in text;</li>
+ *   <li>an assistant tool call the client never answered (the user wrote instead of using the tool) gets a
+ *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls.</li>
+ * </ul>
+ */
+final class ConversationMapper {
+
+    static final String UNANSWERED_TOOL_CALL = "The tool call was not answered; the user continued the conversation instead.";
+
+    private ConversationMapper() {}
+
+    static List<ChatMessage> toChatMessages(List<Message> messages) {
+        List<ChatMessage> out = new ArrayList<>();
+        Map<String, String> unanswered = new LinkedHashMap<>(); // tool call id -> tool name
+        Map<String, String> toolNames = new LinkedHashMap<>();
+        for (Message message : messages) {
+            if (!(message instanceof Message.Tool)) {
+                answerOpenCalls(unanswered, out);
+            }
+            if (message instanceof Message.System s) {
+                addSystem(out, s.content());
+            } else if (message instanceof Message.Developer d) {
+                addSystem(out, d.content());
+            } else if (message instanceof Message.User u) {
+                out.add(userMessage(u.content()));
+            } else if (message instanceof Message.Assistant a) {
+                out.add(aiMessage(a, unanswered, toolNames));
+            } else if (message instanceof Message.Tool t) {
+                unanswered.remove(t.toolCallId());
+                String content = t.error() == null ? t.content() : "Error: " + t.error();
+                out.add(ToolExecutionResultMessage.from(t.toolCallId(),
+                        toolNames.getOrDefault(t.toolCallId(), "unknown"), content));
+            }
+        }
+        answerOpenCalls(unanswered, out);
+        return out;
+    }
+
+    /** The client's {@code context} entries as one system message, or null when there are none. */
+    static SystemMessage contextMessage(List<Context> context) {
+        if (context.isEmpty()) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder("Context provided by the application:");
+        for (Context entry : context) {
+            text.append("\n- ").append(entry.description()).append(": ").append(entry.value());
+        }
+        return SystemMessage.from(text.toString());
+    }
+
+    private static void addSystem(List<ChatMessage> out, String text) {
+        if (text != null && !text.isBlank()) {
+            out.add(SystemMessage.from(text));
+        }
+    }
+
+    private static void answerOpenCalls(Map<String, String> unanswered, List<ChatMessage> out) {
+        unanswered.forEach((id, name) -> out.add(ToolExecutionResultMessage.from(id, name, UNANSWERED_TOOL_CALL)));
+        unanswered.clear();
+    }
+
+    private static AiMessage aiMessage(Message.Assistant a, Map<String, String> unanswered,
+                                       Map<String, String> toolNames) {
+        List<ToolExecutionRequest> requests = new ArrayList<>();
+        if (a.toolCalls() != null) {
+            for (ToolCall call : a.toolCalls()) {
+                String arguments = call.function().arguments();
+                requests.add(ToolExecutionRequest.builder().id(call.id()).name(call.function().name())
+                        .arguments(arguments == null || arguments.isBlank() ? "{}" : arguments).build());
+                unanswered.put(call.id(), call.function().name());
+                toolNames.put(call.id(), call.function().name());
+            }
+        }
+        String text = a.content() == null || a.content().isEmpty() ? null : a.content();
+        if (requests.isEmpty()) {
+            return AiMessage.from(text == null ? "" : text);
+        }
+        return AiMessage.builder().text(text).toolExecutionRequests(requests).build();
+    }
+
+    private static UserMessage userMessage(UserContent content) {
+        if (content instanceof UserContent.Text text) {
+            return UserMessage.from(text.text());
+        }
+        List<Content> contents = new ArrayList<>();
+        for (InputContent part : ((UserContent.Parts) content).parts()) {
+            contents.add(content(part));
+        }
+        if (contents.isEmpty()) {
+            contents.add(TextContent.from(""));
+        }
+        return UserMessage.from(contents);
+    }
+
+    private static Content content(InputContent part) {
+        if (part instanceof InputContent.TextPart text) {
+            return TextContent.from(text.text() == null ? "" : text.text());
+        }
+        if (part instanceof InputContent.MediaPart media) {
+            InputContent.Source source = media.source();
+            boolean data = source != null && "data".equals(source.type());
+            if (source != null && "image".equals(media.type())) {
+                return data ? ImageContent.from(source.value(), source.mimeType()) : ImageContent.from(source.value());
+            }
+            if (data && "audio".equals(media.type())) {
+                return AudioContent.from(source.value(), source.mimeType());
+            }
+            if (data && "application/pdf".equals(source.mimeType())) {
+                return PdfFileContent.from(source.value(), source.mimeType());
+            }
+            return TextContent.from("[" + media.type() + " attachment"
+                    + (source != null && !data ? ": " + source.value() : "") + "]");
+        }
+        InputContent.BinaryPart binary = (InputContent.BinaryPart) part;
+        if (binary.mimeType() != null && binary.mimeType().startsWith("image/")) {
+            if (binary.data() != null) {
+                return ImageContent.from(binary.data(), binary.mimeType());
+            }
+            if (binary.url() != null) {
+                return ImageContent.from(binary.url());
+            }
+        }
+        return TextContent.from("[attachment " + (binary.filename() != null ? binary.filename() : binary.mimeType()) + "]");
+    }
+}

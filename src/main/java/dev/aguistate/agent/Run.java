@@ -1,0 +1,334 @@
+package dev.aguistate.agent;
+
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ModelFailure;
+import dev.aguistate.llm.ModelUsage;
+import dev.aguistate.llm.ToolSchemas;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.TokenUsage;
+import dev.aguistate.protocol.Tool;
+import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.ToolFailure;
+import dev.aguistate.tools.ToolOutcome;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Everything one run owns: the conversation so far, the tools offered, the round in progress and the
+ * translation of model output into AG-UI events. One instance per request, never shared; its methods are
+ * called in stream order (synchronized only to publish state safely across the threads a run hops between).
+ */
+final class Run {
+
+    private static final Logger LOG = Logger.getLogger(Run.class);
+
+    private final AgentDefinition agent;
+    private final RunAgentInput input;
+    private final String provider;
+    private final List<ChatMessage> conversation;
+    private final List<ToolSpecification> toolSpecifications = new ArrayList<>();
+    private final Set<String> frontendTools;
+    private final List<ModelUsage> usages = new ArrayList<>();
+    private int rounds;
+    private Round round;
+
+    Run(AgentDefinition agent, RunAgentInput input, String provider) {
+        this.agent = agent;
+        this.input = input;
+        this.provider = provider;
+        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(input.messages()));
+        agent.tools().values().forEach(t -> toolSpecifications.add(
+                ToolSchemas.specification(t.name(), t.description(), t.parameters())));
+        this.frontendTools = input.tools().stream()
+                .map(Tool::name)
+                .filter(name -> {
+                    boolean shadowed = agent.tools().containsKey(name);
+                    if (shadowed) {
+                        LOG.warnf("threadId=%s runId=%s: client tool %s is shadowed by the agent's own tool",
+                                input.threadId(), input.runId(), name);
+                    }
+                    return !shadowed;
+                })
+                .collect(Collectors.toUnmodifiableSet());
+        input.tools().stream().filter(t -> frontendTools.contains(t.name())).forEach(t -> toolSpecifications.add(
+                ToolSchemas.specification(t.name(), t.description(), t.parameters())));
+    }
+
+    String threadId() {
+        return input.threadId();
+    }
+
+    String runId() {
+        return input.runId();
+    }
+
+    AgentDefinition agent() {
+        return agent;
+    }
+
+    AgUiEvent started() {
+        return new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null);
+    }
+
+    /** Starts the next LLM call; false when the run has used all its rounds. */
+    synchronized boolean startRound(int maxRounds) {
+        if (rounds == maxRounds) {
+            return false;
+        }
+        rounds++;
+        round = new Round(UUID.randomUUID().toString());
+        return true;
+    }
+
+    synchronized ChatRequest chatRequest() {
+        List<ChatMessage> messages = new ArrayList<>();
+        if (!agent.instructions().isBlank()) {
+            messages.add(SystemMessage.from(agent.instructions()));
+        }
+        SystemMessage context = ConversationMapper.contextMessage(input.context());
+        if (context != null) {
+            messages.add(context);
+        }
+        messages.addAll(conversation);
+        return ChatRequest.builder().messages(messages).toolSpecifications(toolSpecifications).build();
+    }
+
+    /** The AG-UI events for one model event of the current round. */
+    synchronized List<AgUiEvent> translate(ModelEvent event) {
+        List<AgUiEvent> out = new ArrayList<>(3);
+        if (event instanceof ModelEvent.ReasoningDelta reasoning) {
+            round.reason(reasoning.text(), out);
+        } else if (event instanceof ModelEvent.TextDelta text) {
+            round.closeReasoning(out);
+            round.text(text.text(), out);
+        } else if (event instanceof ModelEvent.ToolCallDelta delta) {
+            round.closeReasoning(out);
+            round.toolCall(delta.index(), delta.id(), delta.name(), out).appendArguments(delta.argumentsDelta(), out);
+        } else if (event instanceof ModelEvent.ToolCallCompleted complete) {
+            round.closeReasoning(out);
+            round.toolCall(complete.index(), complete.id(), complete.name(), out).complete(complete.arguments(), out);
+        } else if (event instanceof ModelEvent.Completed completed) {
+            if (completed.usage() != null) {
+                usages.add(completed.usage());
+            }
+            round.close(out);
+        }
+        return out;
+    }
+
+    /** Ends the round: records the assistant turn and says which tool calls the server must run. */
+    synchronized RoundResult finishRound() {
+        List<ToolCallState> calls = new ArrayList<>(round.toolCalls.values());
+        List<ToolExecutionRequest> requests = calls.stream()
+                .map(c -> ToolExecutionRequest.builder().id(c.id).name(c.name).arguments(c.argumentsOrEmptyObject()).build())
+                .toList();
+        String text = round.text.isEmpty() ? null : round.text.toString();
+        if (requests.isEmpty()) {
+            conversation.add(AiMessage.from(text == null ? "" : text));
+        } else {
+            conversation.add(AiMessage.builder().text(text).toolExecutionRequests(requests).build());
+        }
+        List<ServerToolCall> serverCalls = new ArrayList<>();
+        boolean waitsForClient = false;
+        for (ToolCallState call : calls) {
+            if (frontendTools.contains(call.name)) {
+                waitsForClient = true;
+            } else {
+                serverCalls.add(new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(),
+                        agent.tool(call.name).orElse(null)));
+            }
+        }
+        return new RoundResult(calls.isEmpty(), serverCalls, waitsForClient);
+    }
+
+    /** Records the server-side tool results in the conversation; returns their {@code TOOL_CALL_RESULT}s. */
+    synchronized List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
+        List<AgUiEvent> out = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            ServerToolCall call = calls.get(i);
+            String content = outcomes.get(i).content();
+            conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), content));
+            out.add(new AgUiEvent.ToolCallResult(UUID.randomUUID().toString(), call.id(), content));
+        }
+        return out;
+    }
+
+    synchronized AgUiEvent finished() {
+        return new AgUiEvent.RunFinished(input.threadId(), input.runId(), null, RunOutcome.SUCCESS, usage());
+    }
+
+    /** The one {@code RUN_ERROR} of a failed run: a stable code and a message without internals. */
+    synchronized AgUiEvent failed(Throwable error) {
+        if (error instanceof ModelFailure failure) {
+            LOG.warnf("threadId=%s runId=%s: run failed: %s (%s)", threadId(), runId(), failure.kind().code(),
+                    rootMessage(failure));
+            return new AgUiEvent.RunError(failure.getMessage(), failure.kind().code(), usage());
+        }
+        if (error instanceof RunFailure failure) {
+            LOG.warnf("threadId=%s runId=%s: run failed: %s", threadId(), runId(), failure.code());
+            return new AgUiEvent.RunError(failure.getMessage(), failure.code(), usage());
+        }
+        LOG.errorf(error, "threadId=%s runId=%s: run failed unexpectedly", threadId(), runId());
+        return new AgUiEvent.RunError("The run failed because of an internal error.", "internal_error", usage());
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == error ? "no cause" : root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /** Token usage of all rounds, summed; absent when the upstream reported none. */
+    private List<TokenUsage> usage() {
+        if (usages.isEmpty()) {
+            return null;
+        }
+        ModelUsage last = usages.get(usages.size() - 1);
+        return List.of(new TokenUsage(provider, last.model(),
+                sum(usages.stream().map(ModelUsage::inputTokens).toList()),
+                sum(usages.stream().map(ModelUsage::outputTokens).toList()),
+                sum(usages.stream().map(ModelUsage::totalTokens).toList()), null, null));
+    }
+
+    private static Integer sum(List<Integer> counts) {
+        Integer total = null;
+        for (Integer count : counts) {
+            if (count != null) {
+                total = total == null ? count : total + count;
+            }
+        }
+        return total;
+    }
+
+    /** A tool call the server executes; {@code tool} is null when the model named a tool that does not exist. */
+    record ServerToolCall(String id, String name, String arguments, BackendTool tool) {
+
+        ToolFailure notFound() {
+            return new ToolFailure(ToolFailure.Kind.NOT_FOUND, "there is no tool named " + name, null);
+        }
+    }
+
+    /**
+     * @param textOnly        the model called no tools: the run is complete
+     * @param serverCalls     calls to execute here, in the model's order
+     * @param waitsForClient  a frontend tool was called: the run ends and the client continues it
+     */
+    record RoundResult(boolean textOnly, List<ServerToolCall> serverCalls, boolean waitsForClient) {}
+
+    /** The assistant message being streamed in the current LLM call. */
+    private static final class Round {
+        final String messageId;
+        final StringBuilder text = new StringBuilder();
+        final Map<Integer, ToolCallState> toolCalls = new TreeMap<>();
+        boolean textOpen;
+        String reasoningId;
+
+        Round(String messageId) {
+            this.messageId = messageId;
+        }
+
+        void reason(String delta, List<AgUiEvent> out) {
+            if (reasoningId == null) {
+                reasoningId = UUID.randomUUID().toString();
+                out.add(new AgUiEvent.ReasoningStart(reasoningId));
+                out.add(new AgUiEvent.ReasoningMessageStart(reasoningId));
+            }
+            out.add(new AgUiEvent.ReasoningMessageContent(reasoningId, delta));
+        }
+
+        void closeReasoning(List<AgUiEvent> out) {
+            if (reasoningId != null) {
+                out.add(new AgUiEvent.ReasoningMessageEnd(reasoningId));
+                out.add(new AgUiEvent.ReasoningEnd(reasoningId));
+                reasoningId = null;
+            }
+        }
+
+        void text(String delta, List<AgUiEvent> out) {
+            if (!textOpen) {
+                textOpen = true;
+                out.add(AgUiEvent.TextMessageStart.assistant(messageId));
+            }
+            text.append(delta);
+            out.add(new AgUiEvent.TextMessageContent(messageId, delta));
+        }
+
+        ToolCallState toolCall(int index, String id, String name, List<AgUiEvent> out) {
+            return toolCalls.computeIfAbsent(index, i -> {
+                ToolCallState call = new ToolCallState(id == null || id.isBlank() ? "call_" + UUID.randomUUID() : id, name);
+                out.add(new AgUiEvent.ToolCallStart(call.id, name, messageId));
+                return call;
+            });
+        }
+
+        void close(List<AgUiEvent> out) {
+            closeReasoning(out);
+            if (textOpen) {
+                textOpen = false;
+                out.add(new AgUiEvent.TextMessageEnd(messageId));
+            }
+            toolCalls.values().forEach(call -> call.end(out));
+        }
+    }
+
+    /** One streamed tool call: the arguments received so far, and whether its END was sent. */
+    private static final class ToolCallState {
+        final String id;
+        final String name;
+        final StringBuilder arguments = new StringBuilder();
+        boolean ended;
+
+        ToolCallState(String id, String name) {
+            this.id = id;
+            this.name = name;
+        }
+
+        void appendArguments(String delta, List<AgUiEvent> out) {
+            if (delta != null && !delta.isEmpty() && !ended) {
+                arguments.append(delta);
+                out.add(new AgUiEvent.ToolCallArgs(id, delta));
+            }
+        }
+
+        /** The complete arguments win; anything the partial stream missed is sent before the END. */
+        void complete(String complete, List<AgUiEvent> out) {
+            if (complete != null && complete.length() > arguments.length()
+                    && complete.startsWith(arguments.toString())) {
+                appendArguments(complete.substring(arguments.length()), out);
+            } else if (complete != null && !complete.contentEquals(arguments)) {
+                LOG.warnf("tool call %s: complete arguments differ from the streamed ones; using the complete ones", id);
+                arguments.setLength(0);
+                arguments.append(complete);
+            }
+            end(out);
+        }
+
+        void end(List<AgUiEvent> out) {
+            if (!ended) {
+                ended = true;
+                out.add(new AgUiEvent.ToolCallEnd(id));
+            }
+        }
+
+        String argumentsOrEmptyObject() {
+            return arguments.isEmpty() ? "{}" : arguments.toString();
+        }
+    }
+}

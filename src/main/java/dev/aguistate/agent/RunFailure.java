@@ -1,0 +1,21 @@
+package dev.aguistate.agent;
+
+/** A run-level failure with a stable {@code RUN_ERROR} code and a message safe for clients. */
+public final class RunFailure extends RuntimeException {
+
+    private final String code;
+
+    RunFailure(String code, String message) {
+        super(message, null, false, false);
+        this.code = code;
+    }
+
+    static RunFailure maxRounds(int maxRounds) {
+        return new RunFailure("max_rounds_exceeded",
+                "The agent was still calling tools after " + maxRounds + " model calls (agui.run.max-rounds).");
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.aguistate.agent;
+
+import dev.aguistate.protocol.AgUiEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Run metrics at {@code /q/metrics}: active runs, runs by outcome, errors by code, time to first token, events. */
+@ApplicationScoped
+public class RunMetrics {
+
+    private final MeterRegistry registry;
+    private final AtomicInteger active;
+    private final Timer firstToken;
+
+    RunMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.active = registry.gauge("agui.runs.active", new AtomicInteger());
+        this.firstToken = Timer.builder("agui.llm.time.to.first.token")
+                .description("From sending a request to the LLM to its first streamed chunk")
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    void started() {
+        active.incrementAndGet();
+    }
+
+    /** @param outcome success, waiting (for a frontend tool), error or cancelled */
+    void ended(String agent, String outcome) {
+        active.decrementAndGet();
+        Counter.builder("agui.runs").tag("agent", agent).tag("outcome", outcome).register(registry).increment();
+    }
+
+    void event(AgUiEvent event) {
+        Counter.builder("agui.events.sent").tag("type", event.type().name()).register(registry).increment();
+        if (event instanceof AgUiEvent.RunError error) {
+            Counter.builder("agui.run.errors").tag("code", error.code()).register(registry).increment();
+        }
+    }
+
+    void firstToken(Duration latency) {
+        firstToken.record(latency);
+    }
+}

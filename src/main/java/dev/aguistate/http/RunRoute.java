@@ -1,0 +1,158 @@
+package dev.aguistate.http;
+
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.AgentRegistry;
+import dev.aguistate.agent.AgentRunner;
+import dev.aguistate.protocol.InvalidRunInput;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunAgentInputReader;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code POST /agui} (the default agent) and {@code POST /agui/{agent}}: a run request in, an SSE event stream out.
+ *
+ * <p>A plain Vert.x route rather than a JAX-RS resource, because the wire contract needs byte-exact frames
+ * ({@code data: <json>\n\n}), a flush per event, keep-alive comments, a streaming body-size limit and the
+ * client's disconnect — each of which the JAX-RS SSE writer hides. Everything that can be wrong with the request
+ * is answered with a 4xx JSON body before the stream opens; after that, failures are {@code RUN_ERROR} events.
+ */
+@ApplicationScoped
+public class RunRoute {
+
+    private final AgentRegistry agents;
+    private final AgentRunner runner;
+    private final HttpConfig config;
+    private final Vertx vertx;
+
+    RunRoute(AgentRegistry agents, AgentRunner runner, HttpConfig config, Vertx vertx) {
+        this.agents = agents;
+        this.runner = runner;
+        this.config = config;
+        this.vertx = vertx;
+    }
+
+    void register(@Observes Router router) {
+        router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent())));
+        router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent"))));
+    }
+
+    private void accept(RoutingContext ctx, Optional<AgentDefinition> agent) {
+        HttpServerRequest request = ctx.request();
+        if (!isJson(request.getHeader("Content-Type"))) {
+            reject(ctx, new ErrorBody(415, "unsupported_media_type",
+                    "send the run request as Content-Type: application/json"));
+        } else if (!acceptsEventStream(request.getHeader("Accept"))) {
+            reject(ctx, new ErrorBody(406, "not_acceptable",
+                    "the response is an event stream; the Accept header must allow text/event-stream"));
+        } else if (agent.isEmpty()) {
+            reject(ctx, new ErrorBody(404, "unknown_agent", "there is no agent named '" + ctx.pathParam("agent")
+                    + "'; GET /agui/agents lists them"));
+        } else {
+            readBody(ctx, body -> start(ctx, agent.get(), body));
+        }
+    }
+
+    private void start(RoutingContext ctx, AgentDefinition agent, Buffer body) {
+        RunAgentInput input;
+        try {
+            input = RunAgentInputReader.read(body.getBytes());
+        } catch (InvalidRunInput invalid) {
+            reject(ctx, invalid.malformedJson()
+                    ? new ErrorBody(400, "malformed_json", invalid.getMessage())
+                    : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+            return;
+        }
+        EventStreamWriter writer = new EventStreamWriter(vertx, vertx.getOrCreateContext(), ctx.response(),
+                config.keepAlive());
+        writer.open();
+        runner.run(agent, input).subscribe().withSubscriber(writer);
+    }
+
+    /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */
+    private void readBody(RoutingContext ctx, java.util.function.Consumer<Buffer> onBody) {
+        HttpServerRequest request = ctx.request();
+        int limit = config.maxRequestBytes();
+        String length = request.getHeader("Content-Length");
+        if (length != null && length.chars().allMatch(Character::isDigit) && !length.isEmpty()
+                && Long.parseLong(length) > limit) {
+            tooLarge(ctx, limit);
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        boolean[] rejected = {false};
+        request.handler(chunk -> {
+            if (rejected[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > limit) {
+                rejected[0] = true;
+                tooLarge(ctx, limit);
+            } else {
+                body.appendBuffer(chunk);
+            }
+        });
+        request.endHandler(v -> {
+            if (!rejected[0]) {
+                onBody.accept(body);
+            }
+        });
+        request.exceptionHandler(e -> rejected[0] = true);
+        request.resume();
+    }
+
+    private static void tooLarge(RoutingContext ctx, int limit) {
+        // The rest of the body is not read: close the connection after answering.
+        ctx.response().putHeader("Connection", "close");
+        reject(ctx, new ErrorBody(413, "request_too_large",
+                "the run request is larger than " + limit + " bytes (agui.http.max-request-bytes)"));
+    }
+
+    private static void reject(RoutingContext ctx, ErrorBody error) {
+        error.send(ctx.response());
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String mediaType = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return mediaType.equals("application/json") || (mediaType.startsWith("application/") && mediaType.endsWith("+json"));
+    }
+
+    /** True unless the Accept header lists media ranges and none of them (with q > 0) covers text/event-stream. */
+    static boolean acceptsEventStream(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return true;
+        }
+        for (String range : accept.split(",")) {
+            String[] parts = range.split(";");
+            String mediaRange = parts[0].trim().toLowerCase(Locale.ROOT);
+            if (!(mediaRange.equals("text/event-stream") || mediaRange.equals("text/*") || mediaRange.equals("*/*"))) {
+                continue;
+            }
+            boolean excluded = false;
+            for (int i = 1; i < parts.length; i++) {
+                String param = parts[i].trim().toLowerCase(Locale.ROOT);
+                if (param.startsWith("q=")) {
+                    try {
+                        excluded = Double.parseDouble(param.substring(2)) <= 0;
+                    } catch (NumberFormatException e) {
+                        excluded = false;
+                    }
+                }
+            }
+            if (!excluded) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.aguistate.llm;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The language model endpoint ({@code agui.llm.*}, or {@code AGUI_LLM_*} in the environment).
+ * With neither a base URL nor an API key the server runs the scripted demo model.
+ */
+@ConfigMapping(prefix = "agui.llm")
+public interface LlmConfig {
+
+    /** OpenAI-compatible base URL, e.g. {@code http://localhost:11434/v1} for Ollama; default OpenAI's. */
+    Optional<String> baseUrl();
+
+    /** Sent as {@code Authorization: Bearer <key>}. */
+    Optional<String> apiKey();
+
+    @WithDefault("gpt-4o-mini")
+    String model();
+
+    Optional<Double> temperature();
+
+    Optional<Integer> maxTokens();
+
+    /** Whether the model may call several tools at once; unset leaves the provider's default. */
+    Optional<Boolean> parallelToolCalls();
+
+    @WithDefault("10s")
+    Duration connectTimeout();
+
+    /** How long to wait for the upstream's response headers. */
+    @WithDefault("60s")
+    Duration responseTimeout();
+
+    /** A stream with no upstream chunk for this long ends the run with {@code llm_idle_timeout}. */
+    @WithDefault("60s")
+    Duration idleTimeout();
+
+    /** Extra request headers, e.g. {@code agui.llm.headers.api-key=...} for Azure OpenAI. */
+    Map<String, String> headers();
+
+    /** Extra query parameters, e.g. {@code agui.llm.query-params.api-version=2024-10-21} for Azure OpenAI. */
+    Map<String, String> queryParams();
+
+    /** Logs upstream requests and responses (they contain the conversation; never on in production). */
+    @WithDefault("false")
+    boolean logRequests();
+
+    Demo demo();
+
+    interface Demo {
+        /** Pause between the scripted model's chunks, so a newcomer sees streaming happen. */
+        @WithDefault("15ms")
+        Duration chunkDelay();
+    }
+
+    default boolean endpointConfigured() {
+        return baseUrl().isPresent() || apiKey().isPresent();
+    }
+}

@@ -1,0 +1,32 @@
+package dev.aguistate.llm;
+
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.jboss.logging.Logger;
+
+/** Chooses the model: the configured OpenAI-compatible endpoint, or the scripted demo when none is configured. */
+public class ModelProducer {
+
+    private static final Logger LOG = Logger.getLogger(ModelProducer.class);
+
+    /** Created at start-up, so the choice (and the demo-model warning) is the first thing in the log. */
+    @Produces
+    @ApplicationScoped
+    @Startup
+    StreamingModel model(LlmConfig config) {
+        if (config.endpointConfigured()) {
+            OpenAiCompatibleModel model = new OpenAiCompatibleModel(config);
+            LOG.infof("LLM: %s at %s", model.description().model(), model.description().baseUrl());
+            return model;
+        }
+        LOG.warn("""
+
+                ************************************************************************
+                *  NO LLM CONFIGURED: answering with the SCRIPTED DEMO MODEL.           *
+                *  Its replies are canned. Set AGUI_LLM_API_KEY (and AGUI_LLM_BASE_URL  *
+                *  for Ollama, vLLM, Azure, ...) to use a real model.                  *
+                ************************************************************************""");
+        return new ScriptedDemoModel(config.demo().chunkDelay());
+    }
+}

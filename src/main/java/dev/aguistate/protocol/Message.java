@@ -1,0 +1,70 @@
+package dev.aguistate.protocol;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * A conversation message, discriminated on {@code "role"}: the seven roles of the protocol.
+ * An unknown role is a malformed request. {@code metadata} is an object or absent, never {@code null}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "role")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Message.Developer.class, name = "developer"),
+    @JsonSubTypes.Type(value = Message.System.class, name = "system"),
+    @JsonSubTypes.Type(value = Message.Assistant.class, name = "assistant"),
+    @JsonSubTypes.Type(value = Message.User.class, name = "user"),
+    @JsonSubTypes.Type(value = Message.Tool.class, name = "tool"),
+    @JsonSubTypes.Type(value = Message.Activity.class, name = "activity"),
+    @JsonSubTypes.Type(value = Message.Reasoning.class, name = "reasoning"),
+})
+public sealed interface Message {
+
+    String id();
+
+    @JsonIgnore
+    String role();
+
+    record Developer(String id, String content, String name, String encryptedValue, JsonNode metadata)
+            implements Message {
+        public String role() { return "developer"; }
+    }
+
+    record System(String id, String content, String name, String encryptedValue, JsonNode metadata)
+            implements Message {
+        public String role() { return "system"; }
+    }
+
+    /** {@code content} is absent when the assistant only called tools. */
+    record Assistant(String id, String content, List<ToolCall> toolCalls, String name, String encryptedValue,
+                     JsonNode metadata) implements Message {
+        public Assistant(String id, String content, List<ToolCall> toolCalls) {
+            this(id, content, toolCalls, null, null, null);
+        }
+        public String role() { return "assistant"; }
+    }
+
+    record User(String id, UserContent content, String name, String encryptedValue, JsonNode metadata)
+            implements Message {
+        public User(String id, String text) { this(id, new UserContent.Text(text), null, null, null); }
+        public String role() { return "user"; }
+    }
+
+    /** A tool result; {@code error} is set when the tool failed on the client. */
+    record Tool(String id, String content, String toolCallId, String error, String encryptedValue,
+                JsonNode metadata) implements Message {
+        public Tool(String id, String content, String toolCallId) { this(id, content, toolCallId, null, null, null); }
+        public String role() { return "tool"; }
+    }
+
+    /** A frontend-rendered activity; {@code content} is a JSON object. Never sent to the LLM. */
+    record Activity(String id, String activityType, JsonNode content, JsonNode metadata) implements Message {
+        public String role() { return "activity"; }
+    }
+
+    record Reasoning(String id, String content, String encryptedValue, JsonNode metadata) implements Message {
+        public String role() { return "reasoning"; }
+    }
+}
