@@ -1,0 +1,388 @@
+// AG-UI conformance test: drives the running agui-state-server with the official
+// @ag-ui/client HttpAgent (the same client a real frontend uses) and proves that
+//   - every run is accepted by the client's own validation, verification and apply
+//     pipeline: no rejected promise, no RUN_ERROR, no onRunFailed, and not a single
+//     console.warn / console.error from the library (it warns when it strips unknown
+//     fields, when a state patch fails, when an event names an unknown message, ...);
+//   - RUN_STARTED / RUN_FINISHED echo the request's threadId and runId;
+//   - the scripted demo model's scenarios work end to end: plain chat, a backend tool
+//     (get_weather), a frontend tool round trip over two runs (change_background),
+//     20 concurrent runs, abort mid-run followed by a new run, and GET /agui/agents.
+//
+// Needs the server running with the scripted demo model (no LLM API key), then:
+//   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:conformance
+// (AGUI_SERVER_URL defaults to http://127.0.0.1:8080.)
+
+import { test, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { HttpAgent } from "@ag-ui/client";
+
+const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+const CHAT_URL = `${SERVER_URL}/agui`; // the default agent, "chat"
+const TIMEOUT = { timeout: 30_000 };
+
+// The client can be told to keep quiet about what it strips; we want to hear it.
+delete process.env.SUPPRESS_TRANSFORMATION_WARNINGS;
+
+// ---------------------------------------------------------------------------
+// Console spy: every console.warn/console.error goes to all active sinks (and
+// still to the real console, so a failure shows what the library said).
+// ---------------------------------------------------------------------------
+const sinks = new Set();
+for (const level of ["warn", "error"]) {
+  const original = console[level].bind(console);
+  console[level] = (...args) => {
+    for (const sink of sinks) sink.push({ level, text: args.map(String).join(" ") });
+    original(...args);
+  };
+}
+
+// Belt and braces: nothing may warn during a test, even outside a run.
+let testConsole;
+beforeEach(() => {
+  testConsole = [];
+  sinks.add(testConsole);
+});
+afterEach(() => {
+  sinks.delete(testConsole);
+  assert.deepEqual(testConsole, [], "console.warn/console.error was called during the test");
+});
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+function newAgent(url = CHAT_URL) {
+  return new HttpAgent({ url, threadId: randomUUID() });
+}
+
+function addUserMessage(agent, content) {
+  agent.addMessage({ id: randomUUID(), role: "user", content });
+}
+
+/**
+ * Runs the agent once and records everything: every event in order (onEvent),
+ * onRunFailed errors, a rejected promise, the RUN_FINISHED subscriber params and
+ * whatever the library printed with console.warn/console.error meanwhile.
+ * `onEvent` (optional) is called with each event, e.g. to abort mid-run.
+ */
+async function runAndRecord(agent, params = {}, { onEvent } = {}) {
+  const rec = {
+    threadId: agent.threadId,
+    runId: params.runId ?? randomUUID(),
+    events: [],
+    failures: [],
+    console: [],
+    finished: undefined,
+    error: undefined,
+  };
+  sinks.add(rec.console);
+  try {
+    rec.result = await agent.runAgent(
+      { tools: [], context: [], forwardedProps: {}, ...params, runId: rec.runId },
+      {
+        onEvent: ({ event }) => {
+          rec.events.push(event);
+          onEvent?.(event);
+        },
+        onRunFailed: ({ error }) => {
+          rec.failures.push(error);
+        },
+        onRunFinishedEvent: ({ outcome, pendingToolCallIds }) => {
+          rec.finished = { outcome, pendingToolCallIds };
+        },
+      },
+    );
+  } catch (error) {
+    rec.error = error;
+  } finally {
+    sinks.delete(rec.console);
+  }
+  return rec;
+}
+
+const ofType = (rec, type) => rec.events.filter((e) => e.type === type);
+const indexOfType = (rec, type, from = 0) => rec.events.findIndex((e, i) => i >= from && e.type === type);
+const lastIndexOfType = (rec, type) => rec.events.findLastIndex((e) => e.type === type);
+
+/** Every threadId/runId an event carries must be the request's (RUN_STARTED.input too). */
+function assertIdsEcho(rec) {
+  for (const event of rec.events) {
+    for (const carrier of [event, event.input].filter(Boolean)) {
+      if ("threadId" in carrier) assert.equal(carrier.threadId, rec.threadId, `${event.type}.threadId`);
+      if ("runId" in carrier) assert.equal(carrier.runId, rec.runId, `${event.type}.runId`);
+    }
+  }
+}
+
+/** The run succeeded in every way the client can tell, and was well-formed. */
+function assertCleanRun(rec) {
+  assert.equal(rec.error, undefined, `runAgent rejected: ${rec.error?.stack ?? rec.error}`);
+  assert.deepEqual(rec.failures.map(String), [], "onRunFailed was called");
+  assert.deepEqual(ofType(rec, "RUN_ERROR"), [], "RUN_ERROR received");
+  assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
+  assert.ok(rec.events.length >= 2, "expected at least RUN_STARTED and RUN_FINISHED");
+  assert.equal(rec.events[0].type, "RUN_STARTED", "first event");
+  assert.equal(rec.events.at(-1).type, "RUN_FINISHED", "last event");
+  assert.equal(ofType(rec, "RUN_STARTED").length, 1, "exactly one RUN_STARTED");
+  assert.equal(ofType(rec, "RUN_FINISHED").length, 1, "exactly one RUN_FINISHED");
+  const outcome = rec.events.at(-1).outcome;
+  if (outcome !== undefined) assert.equal(outcome.type, "success", "RUN_FINISHED.outcome");
+  assertIdsEcho(rec);
+}
+
+/** Exactly the text messages of the run, each START < CONTENT... < END, returned as {id, text}. */
+function textMessages(rec) {
+  const starts = ofType(rec, "TEXT_MESSAGE_START");
+  return starts.map((start) => {
+    const id = start.messageId;
+    const startIdx = rec.events.indexOf(start);
+    const mine = rec.events.filter((e) => e.type.startsWith("TEXT_MESSAGE_") && e.messageId === id);
+    const endIdx = rec.events.findIndex((e) => e.type === "TEXT_MESSAGE_END" && e.messageId === id);
+    assert.ok(endIdx > startIdx, `TEXT_MESSAGE_END after START for ${id}`);
+    const contents = mine.filter((e) => e.type === "TEXT_MESSAGE_CONTENT");
+    assert.ok(contents.length >= 1, `at least one TEXT_MESSAGE_CONTENT for ${id}`);
+    for (const c of contents) {
+      const i = rec.events.indexOf(c);
+      assert.ok(startIdx < i && i < endIdx, `TEXT_MESSAGE_CONTENT between START and END for ${id}`);
+    }
+    return { id, role: start.role ?? "assistant", start: startIdx, end: endIdx, text: contents.map((c) => c.delta).join("") };
+  });
+}
+
+/** Tool calls of the run: {id, name, parentMessageId, args (parsed), start, end}. */
+function toolCalls(rec) {
+  return ofType(rec, "TOOL_CALL_START").map((start) => {
+    const id = start.toolCallId;
+    const startIdx = rec.events.indexOf(start);
+    const args = ofType(rec, "TOOL_CALL_ARGS").filter((e) => e.toolCallId === id);
+    const endIdx = rec.events.findIndex((e) => e.type === "TOOL_CALL_END" && e.toolCallId === id);
+    assert.ok(endIdx > startIdx, `TOOL_CALL_END after START for ${id}`);
+    for (const a of args) {
+      const i = rec.events.indexOf(a);
+      assert.ok(startIdx < i && i < endIdx, `TOOL_CALL_ARGS between START and END for ${id}`);
+    }
+    const json = args.map((a) => a.delta).join("");
+    let parsed;
+    assert.doesNotThrow(() => (parsed = JSON.parse(json)), `tool call args are JSON: ${json}`);
+    return { id, name: start.toolCallName, parentMessageId: start.parentMessageId, args: parsed, start: startIdx, end: endIdx };
+  });
+}
+
+const isAssistantText = (m) => m.role === "assistant" && typeof m.content === "string" && m.content.length > 0;
+
+// ---------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------
+test("plain chat: one streamed assistant text message, no tool calls", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Hello there");
+  const rec = await runAndRecord(agent);
+
+  assertCleanRun(rec);
+  const texts = textMessages(rec);
+  assert.equal(texts.length, 1, "one text message");
+  assert.equal(texts[0].role, "assistant");
+  assert.ok(texts[0].text.length > 0, "non-empty reply");
+  assert.deepEqual(ofType(rec, "TOOL_CALL_START"), [], "no tool calls");
+
+  assert.equal(agent.messages.length, 2, JSON.stringify(agent.messages));
+  assert.deepEqual(
+    { role: agent.messages[0].role, content: agent.messages[0].content },
+    { role: "user", content: "Hello there" },
+  );
+  assert.equal(agent.messages[1].id, texts[0].id);
+  assert.ok(isAssistantText(agent.messages[1]), JSON.stringify(agent.messages[1]));
+  assert.equal(agent.messages[1].content, texts[0].text);
+});
+
+test("the chat agent is also reachable at /agui/chat", TIMEOUT, async () => {
+  const agent = newAgent(`${SERVER_URL}/agui/chat`);
+  addUserMessage(agent, "Hello there");
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+  assert.equal(textMessages(rec).length, 1);
+  assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("backend tool: get_weather is called, answered and summarised in one run", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "What's the weather in Paris?");
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+
+  const calls = toolCalls(rec);
+  assert.equal(calls.length, 1, "one tool call");
+  const [call] = calls;
+  assert.equal(call.name, "get_weather");
+  assert.equal(typeof call.parentMessageId, "string", "TOOL_CALL_START.parentMessageId");
+  assert.ok(call.parentMessageId.length > 0);
+  assert.deepEqual(call.args, { location: "Paris" });
+
+  const results = ofType(rec, "TOOL_CALL_RESULT");
+  assert.equal(results.length, 1, "one TOOL_CALL_RESULT");
+  const [result] = results;
+  assert.equal(result.toolCallId, call.id);
+  assert.equal(typeof result.content, "string");
+  assert.doesNotThrow(() => JSON.parse(result.content), `result is JSON text: ${result.content}`);
+  assert.match(result.content, /Paris/);
+  const resultIdx = rec.events.indexOf(result);
+  assert.ok(resultIdx > call.end, "TOOL_CALL_RESULT after TOOL_CALL_END");
+
+  const summaries = textMessages(rec).filter((t) => t.start > resultIdx);
+  assert.equal(summaries.length, 1, "one assistant text message after the tool result");
+  assert.ok(summaries[0].text.length > 0);
+
+  // agent.messages: user, assistant with the tool call, tool result, assistant summary.
+  const msgs = agent.messages;
+  const callMsgIdx = msgs.findIndex(
+    (m) => m.role === "assistant" && m.toolCalls?.some((tc) => tc.id === call.id),
+  );
+  assert.ok(callMsgIdx >= 0, `assistant message with the tool call: ${JSON.stringify(msgs)}`);
+  assert.equal(msgs[callMsgIdx].id, call.parentMessageId);
+  const tc = msgs[callMsgIdx].toolCalls.find((t) => t.id === call.id);
+  assert.equal(tc.type, "function");
+  assert.equal(tc.function.name, "get_weather");
+  assert.deepEqual(JSON.parse(tc.function.arguments), { location: "Paris" });
+  const toolMsgIdx = msgs.findIndex((m) => m.role === "tool" && m.toolCallId === call.id);
+  assert.ok(toolMsgIdx > callMsgIdx, "tool message after the assistant tool call");
+  assert.equal(msgs[toolMsgIdx].id, result.messageId);
+  assert.equal(msgs[toolMsgIdx].content, result.content);
+  assert.ok(msgs.slice(toolMsgIdx + 1).some(isAssistantText), "assistant text after the tool message");
+  assert.ok(isAssistantText(msgs.at(-1)), "the run ends with the assistant summary");
+});
+
+const CHANGE_BACKGROUND = {
+  name: "change_background",
+  description: "Change the page background colour",
+  parameters: {
+    type: "object",
+    properties: { background: { type: "string", description: "CSS colour" } },
+    required: ["background"],
+  },
+};
+
+test("frontend tool: change_background is left to the client, then answered in a second run", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Please change the background to blue");
+
+  // Run 1: the model calls the frontend tool and the run finishes without a result.
+  const run1 = await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] });
+  assertCleanRun(run1);
+  const calls = toolCalls(run1);
+  assert.equal(calls.length, 1, "one tool call");
+  const [call] = calls;
+  assert.equal(call.name, "change_background");
+  assert.equal(typeof call.args, "object");
+  assert.equal(typeof call.args.background, "string", JSON.stringify(call.args));
+  assert.deepEqual(ofType(run1, "TOOL_CALL_RESULT"), [], "no TOOL_CALL_RESULT for a frontend tool");
+  assert.equal(run1.finished?.outcome, "success");
+  assert.deepEqual(run1.finished.pendingToolCallIds, [call.id], "the tool call is left pending");
+  const callMsg = agent.messages.find((m) => m.role === "assistant" && m.toolCalls?.some((t) => t.id === call.id));
+  assert.ok(callMsg, `assistant message with the tool call: ${JSON.stringify(agent.messages)}`);
+
+  // The frontend executes the tool and reports back.
+  agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: call.id, content: "Background changed to blue" });
+
+  // Run 2: same thread, new run, same tools: the model answers in text.
+  const run2 = await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] });
+  assertCleanRun(run2);
+  assert.notEqual(run2.runId, run1.runId);
+  assert.equal(run2.threadId, run1.threadId);
+  assert.deepEqual(ofType(run2, "TOOL_CALL_START"), [], "no tool call in run 2");
+  const texts = textMessages(run2);
+  assert.equal(texts.length, 1, "one text message in run 2");
+  assert.ok(texts[0].text.length > 0);
+  assert.deepEqual(
+    agent.messages.map((m) => m.role),
+    ["user", "assistant", "tool", "assistant"],
+    JSON.stringify(agent.messages),
+  );
+  assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("20 concurrent runs on 20 threads all succeed independently", TIMEOUT, async () => {
+  const agents = Array.from({ length: 20 }, () => newAgent());
+  for (const agent of agents) addUserMessage(agent, "Hello there");
+  const recs = await Promise.all(agents.map((agent) => runAndRecord(agent)));
+
+  assert.equal(new Set(agents.map((a) => a.threadId)).size, 20);
+  const replyIds = new Set();
+  recs.forEach((rec, i) => {
+    assertCleanRun(rec);
+    assert.equal(rec.threadId, agents[i].threadId);
+    const texts = textMessages(rec);
+    assert.equal(texts.length, 1, `agent ${i}: one text message`);
+    const msgs = agents[i].messages;
+    assert.deepEqual(msgs.map((m) => m.role), ["user", "assistant"], `agent ${i}: ${JSON.stringify(msgs)}`);
+    assert.equal(msgs[1].id, texts[0].id);
+    assert.ok(isAssistantText(msgs[1]));
+    replyIds.add(msgs[1].id);
+  });
+  assert.equal(replyIds.size, 20, "every agent got its own reply message");
+});
+
+test("abort mid-run stops the stream; the same agent then runs normally", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Tell me a long story");
+  let aborted = false;
+  const rec = await runAndRecord(agent, {}, {
+    onEvent: (event) => {
+      if (event.type === "TEXT_MESSAGE_CONTENT" && !aborted) {
+        aborted = true;
+        agent.abortRun();
+      }
+    },
+  });
+
+  // @ag-ui/client 1.0.0 reports an abort as a synthesized RUN_ERROR with code
+  // "abort" (the AbortError itself is swallowed): the promise resolves, no
+  // onRunFailed, no console output. That error, and only that one, is expected.
+  assert.ok(aborted, "received a TEXT_MESSAGE_CONTENT to abort on");
+  assert.equal(rec.error, undefined, `runAgent rejected: ${rec.error?.stack ?? rec.error}`);
+  assert.deepEqual(rec.failures.map(String), [], "onRunFailed was called");
+  assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
+  assert.equal(rec.events[0].type, "RUN_STARTED");
+  const errors = ofType(rec, "RUN_ERROR");
+  assert.equal(errors.length, 1, "one RUN_ERROR");
+  assert.equal(errors[0].code, "abort", `RUN_ERROR: ${JSON.stringify(errors[0])}`);
+  assert.equal(rec.events.at(-1), errors[0], "the abort RUN_ERROR is the last event");
+  assert.deepEqual(ofType(rec, "RUN_FINISHED"), [], "no RUN_FINISHED after the abort");
+  assert.deepEqual(ofType(rec, "TEXT_MESSAGE_END"), [], "the story was cut before it ended");
+  assertIdsEcho(rec);
+  const abortedChunks = ofType(rec, "TEXT_MESSAGE_CONTENT").length;
+
+  // The same agent (same thread) can run again right away.
+  addUserMessage(agent, "Hello there");
+  const next = await runAndRecord(agent);
+  assertCleanRun(next);
+  assert.equal(textMessages(next).length, 1);
+  assert.ok(isAssistantText(agent.messages.at(-1)));
+
+  // For comparison, the full story on a fresh thread: the aborted run really stopped early.
+  const fullAgent = newAgent();
+  addUserMessage(fullAgent, "Tell me a long story");
+  const full = await runAndRecord(fullAgent);
+  assertCleanRun(full);
+  const fullChunks = ofType(full, "TEXT_MESSAGE_CONTENT").length;
+  assert.ok(
+    abortedChunks < fullChunks,
+    `aborted run got ${abortedChunks} content events, a full run ${fullChunks}`,
+  );
+});
+
+test("GET /agui/agents lists the chat agent with its get_weather tool", TIMEOUT, async () => {
+  const response = await fetch(`${SERVER_URL}/agui/agents`, { headers: { Accept: "application/json" } });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /application\/json/);
+  const body = await response.json();
+
+  // Accept either a bare array or {agents: [...]}, or {agents: {name: {...}}}.
+  const list = Array.isArray(body) ? body : body.agents;
+  assert.ok(list && typeof list === "object", `agents listing: ${JSON.stringify(body)}`);
+  const agents = Array.isArray(list) ? list : Object.entries(list).map(([name, a]) => ({ name, ...a }));
+  const chat = agents.find((a) => (a.name ?? a.id ?? a.agentId) === "chat");
+  assert.ok(chat, `agent "chat" listed: ${JSON.stringify(body)}`);
+  const toolNames = (chat.tools ?? []).map((t) => (typeof t === "string" ? t : t.name));
+  assert.ok(toolNames.includes("get_weather"), `chat tools: ${JSON.stringify(chat.tools)}`);
+});

@@ -1,0 +1,81 @@
+package dev.aguistate.testing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.UUID;
+
+/** Builds run request bodies (RunAgentInput JSON) for tests. */
+public final class RunRequests {
+
+    public static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ObjectNode body = JSON.createObjectNode();
+
+    private RunRequests(String threadId, String runId) {
+        body.put("threadId", threadId).put("runId", runId);
+        body.putArray("messages");
+        body.putArray("tools");
+        body.putArray("context");
+    }
+
+    /** A request with fresh random ids. */
+    public static RunRequests fresh() {
+        return new RunRequests("thread-" + UUID.randomUUID(), "run-" + UUID.randomUUID());
+    }
+
+    public static RunRequests of(String threadId, String runId) {
+        return new RunRequests(threadId, runId);
+    }
+
+    public String threadId() {
+        return body.get("threadId").asText();
+    }
+
+    public String runId() {
+        return body.get("runId").asText();
+    }
+
+    public RunRequests user(String text) {
+        messages().addObject().put("id", "msg-" + UUID.randomUUID()).put("role", "user").put("content", text);
+        return this;
+    }
+
+    public RunRequests message(ObjectNode message) {
+        messages().add(message);
+        return this;
+    }
+
+    public RunRequests tool(String name, String description, String parametersJson) {
+        ObjectNode tool = ((ArrayNode) body.get("tools")).addObject().put("name", name).put("description", description);
+        if (parametersJson != null) {
+            tool.set("parameters", parse(parametersJson));
+        }
+        return this;
+    }
+
+    public RunRequests context(String description, String value) {
+        ((ArrayNode) body.get("context")).addObject().put("description", description).put("value", value);
+        return this;
+    }
+
+    public ArrayNode messages() {
+        return (ArrayNode) body.get("messages");
+    }
+
+    public ObjectNode body() {
+        return body;
+    }
+
+    public String json() {
+        return body.toString();
+    }
+
+    public static ObjectNode parse(String json) {
+        try {
+            return (ObjectNode) JSON.readTree(json);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(json, e);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.aguistate.testing;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+
+/** The server as a newcomer starts it: no LLM configured, so the scripted demo model answers (paced as in production). */
+public class ScriptedDemo implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("agui.llm.demo.chunk-delay", "15ms");
+    }
+}

@@ -1,0 +1,28 @@
+package dev.aguistate.testing;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server with its real langchain4j adapter pointed at an {@link OpenAiStub}; short timeouts so that the
+ * keep-alive, idle-timeout and round-limit paths are reachable in a test.
+ */
+public class StubbedLlm implements QuarkusTestProfile {
+
+    public static final int MAX_ROUNDS = 3;
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of(
+                "agui.http.keep-alive", "300ms",
+                "agui.llm.idle-timeout", "1500ms",
+                "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
+                "agui.llm.headers.X-Test-Header", "present");
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(OpenAiStubResource.class));
+    }
+}
