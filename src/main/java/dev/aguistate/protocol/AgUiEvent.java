@@ -185,6 +185,9 @@ public sealed interface AgUiEvent {
 
     /** {@code role} is always the literal {@code "reasoning"} (required on the wire). */
     record ReasoningMessageStart(String messageId, String role) implements AgUiEvent {
+        public ReasoningMessageStart {
+            role = "reasoning";
+        }
         public ReasoningMessageStart(String messageId) { this(messageId, "reasoning"); }
         public EventType type() { return EventType.REASONING_MESSAGE_START; }
     }

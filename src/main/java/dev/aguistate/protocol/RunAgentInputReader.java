@@ -1,12 +1,14 @@
 package dev.aguistate.protocol;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -18,30 +20,42 @@ public final class RunAgentInputReader {
     private RunAgentInputReader() {}
 
     public static RunAgentInput read(byte[] body) {
-        RunAgentInput input;
+        // Two steps, so that "not JSON at all" (including trailing garbage) and "JSON of the wrong shape"
+        // are told apart reliably.
+        JsonNode tree;
         try {
-            input = AgUiJson.read(body, RunAgentInput.class);
-        } catch (InvalidTypeIdException e) {
-            String at = path(e);
-            throw InvalidRunInput.invalid(e.getTypeId() == null
-                    ? at + " has no '" + discriminator(e) + "' field"
-                    : at + ": unknown " + discriminator(e) + " '" + e.getTypeId() + "'");
+            tree = AgUiJson.mapper().readTree(body);
         } catch (MismatchedInputException e) {
-            if (e.getPath().isEmpty()) {
-                throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput)");
-            }
-            throw InvalidRunInput.invalid(path(e) + " has the wrong type"
-                    + (e.getTargetType() == null ? "" : ": expected " + describe(e.getTargetType())));
-        } catch (JsonMappingException e) {
-            throw InvalidRunInput.invalid(path(e) + " is invalid");
+            // readTree only reports a mismatch for content after the document (FAIL_ON_TRAILING_TOKENS)
+            throw InvalidRunInput.malformedJson("malformed JSON: unexpected content after the JSON object at line "
+                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
         } catch (JsonProcessingException e) {
             throw InvalidRunInput.malformedJson("malformed JSON at line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw InvalidRunInput.malformedJson("unreadable request body");
         }
-        if (input == null) {
-            throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput), not null");
+        if (tree == null || tree.isMissingNode()) {
+            throw InvalidRunInput.malformedJson("the request body is empty");
+        }
+        if (!tree.isObject()) {
+            throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput), not "
+                    + tree.getNodeType().name().toLowerCase(Locale.ROOT));
+        }
+        RunAgentInput input;
+        try {
+            input = AgUiJson.mapper().treeToValue(tree, RunAgentInput.class);
+        } catch (InvalidTypeIdException e) {
+            String at = path(e);
+            throw InvalidRunInput.invalid(e.getTypeId() == null
+                    ? at + " has no '" + discriminator(e) + "' field"
+                    : at + ": unknown " + discriminator(e) + " '" + e.getTypeId() + "'");
+        } catch (MismatchedInputException e) {
+            throw InvalidRunInput.invalid(path(e) + " has the wrong type"
+                    + (e.getTargetType() == null ? "" : ": expected " + describe(e.getTargetType())));
+        } catch (JsonProcessingException e) {
+            throw InvalidRunInput.invalid((e instanceof JsonMappingException m ? path(m) : "the request body")
+                    + " is invalid");
         }
         validate(input);
         return input;

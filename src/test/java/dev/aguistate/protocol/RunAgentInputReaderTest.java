@@ -305,16 +305,25 @@ class RunAgentInputReaderTest {
     // ------------------------------------------------------------------ malformed JSON
 
     @ParameterizedTest
-    @ValueSource(strings = {"{bad", "{\"threadId\":\"t\"", "{} x", "", "{\"threadId\":\"t\",}"})
+    @ValueSource(strings = {"{bad", "{\"threadId\":\"t\"", "{} x", "{\"threadId\":\"t\",}"})
     void rejectsMalformedJson(String body) {
         assertRejected(body, true);
     }
 
     @Test
-    void rejectsMalformedJsonNestedInsideMessages() {
-        // a syntax error is a syntax error wherever it occurs: not "JSON of the wrong shape"
-        assertRejected(body("""
-                [{"id":"m1" "role":"user","content":"hi"}]""", ""), true);
+    void rejectsEmptyBodyAsMalformedJson() {
+        assertRejected("", true);
+    }
+
+    /** A syntax error is a syntax error wherever it occurs, not "JSON of the wrong shape". */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"threadId\":\"t1\",\"runId\":\"r1\",\"messages\":[{\"id\":\"m1\" \"role\":\"user\",\"content\":\"hi\"}]}",
+        "{\"threadId\":\"t1\",\"runId\":\"r1\",\"messages\":[{\"id\":\"m1\"",
+        "{\"threadId\":\"t1\",\"runId\":\"r1\",\"messages\":[],\"state\":{\"a\" 1}}",
+        "{\"threadId\":\"t1\",\"runId\":\"r1\",\"messages\":[],\"tools\":[{\"name\":\"f\",}]}"})
+    void rejectsMalformedJsonNestedInsideTheBody(String body) {
+        assertRejected(body, true);
     }
 
     @Test

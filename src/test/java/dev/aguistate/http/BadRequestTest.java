@@ -1,0 +1,90 @@
+package dev.aguistate.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.OpenAiStubResource;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlm;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.net.http.HttpResponse;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every bad request is answered with a 4xx JSON body before any stream opens, and the server keeps serving. */
+@QuarkusTest
+@TestProfile(StubbedLlm.class)
+class BadRequestTest {
+
+    private static final String JSON = "application/json";
+    private static final String SSE = "text/event-stream";
+
+    private final SseClient client = new SseClient(8081);
+
+    static Stream<Arguments> badRequests() {
+        String valid = RunRequests.of("t", "r").user("hi").json();
+        return Stream.of(
+                Arguments.of("malformed JSON", "/agui", "{\"threadId\": ", JSON, SSE, 400, "malformed_json", "line 1"),
+                Arguments.of("trailing garbage", "/agui", "{} {}", JSON, SSE, 400, "malformed_json", "malformed JSON"),
+                Arguments.of("missing threadId", "/agui", "{\"runId\":\"r\",\"messages\":[]}", JSON, SSE, 422,
+                        "invalid_run_input", "threadId"),
+                Arguments.of("numeric threadId", "/agui", "{\"threadId\":7,\"runId\":\"r\",\"messages\":[]}", JSON, SSE,
+                        422, "invalid_run_input", "threadId"),
+                Arguments.of("missing runId", "/agui", "{\"threadId\":\"t\",\"messages\":[]}", JSON, SSE, 422,
+                        "invalid_run_input", "runId"),
+                Arguments.of("missing messages", "/agui", "{\"threadId\":\"t\",\"runId\":\"r\"}", JSON, SSE, 422,
+                        "invalid_run_input", "messages"),
+                Arguments.of("messages not an array", "/agui", "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":{}}",
+                        JSON, SSE, 422, "invalid_run_input", "messages"),
+                Arguments.of("message without id", "/agui",
+                        "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", JSON,
+                        SSE, 422, "invalid_run_input", "messages[0].id"),
+                Arguments.of("unknown role", "/agui",
+                        "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[{\"id\":\"1\",\"role\":\"robot\",\"content\":\"x\"}]}",
+                        JSON, SSE, 422, "invalid_run_input", "robot"),
+                Arguments.of("tool message without toolCallId", "/agui",
+                        "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[{\"id\":\"1\",\"role\":\"tool\",\"content\":\"x\"}]}",
+                        JSON, SSE, 422, "invalid_run_input", "toolCallId"),
+                Arguments.of("body is an array", "/agui", "[]", JSON, SSE, 422, "invalid_run_input", "JSON object"),
+                Arguments.of("unknown agent", "/agui/nobody", valid, JSON, SSE, 404, "unknown_agent", "nobody"),
+                Arguments.of("wrong content type", "/agui", valid, "text/plain", SSE, 415, "unsupported_media_type",
+                        "application/json"),
+                Arguments.of("Accept excludes event streams", "/agui", valid, JSON, "application/json", 406,
+                        "not_acceptable", "text/event-stream"),
+                Arguments.of("Accept rejects event streams by q=0", "/agui", valid, JSON,
+                        "text/event-stream;q=0, application/json", 406, "not_acceptable", "text/event-stream"),
+                Arguments.of("body over 1 MiB", "/agui", "{\"pad\":\"" + "x".repeat(1_100_000) + "\"}", JSON, SSE, 413,
+                        "request_too_large", "1048576"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badRequests")
+    void rejectedBeforeTheStreamWithAJsonError(String name, String path, String body, String contentType,
+                                                String accept, int status, String code, String mentions) {
+        HttpResponse<String> response = client.post(path, body, "Content-Type", contentType, "Accept", accept);
+
+        assertEquals(status, response.statusCode(), response.body());
+        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"));
+        JsonNode error = RunRequests.parse(response.body());
+        assertEquals(status, error.get("status").asInt());
+        assertEquals(code, error.get("code").asText());
+        assertTrue(error.get("message").asText().contains(mentions), error.get("message").asText());
+        assertFalse(response.body().contains("dev.aguistate") || response.body().contains("Exception")
+                || response.body().contains("\tat "), "no internals in an error: " + response.body());
+
+        OpenAiStubResource.stub().reset();
+        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("fine").build());
+        RunRequests next = RunRequests.fresh().user("still there?");
+        SseClient.Stream stream = client.run("/agui", next.json());
+        EventStreamVerifier.verify(stream.events(), next.threadId(), next.runId());
+        assertEquals("RUN_FINISHED", stream.last().get("type").asText());
+    }
+}

@@ -1,0 +1,98 @@
+package dev.aguistate.http;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.aguistate.testing.OpenAiStubResource;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlm;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+/** Agents listing, health, metrics, OpenAPI and CORS: what operators and browser pages rely on. */
+@QuarkusTest
+@TestProfile(StubbedLlm.class)
+class OperationsTest {
+
+    @Test
+    void agentsAreListedWithTheirToolsAndTheModel() {
+        given().get("/agui/agents").then().statusCode(200)
+                .body("agents.find { it.name == 'chat' }.isDefault", equalTo(true))
+                .body("agents.find { it.name == 'chat' }.tools", hasItem("get_weather"))
+                .body("agents.find { it.name == 'chat' }.hasState", equalTo(false))
+                .body("model.kind", equalTo("openai-compatible"))
+                .body("model.model", equalTo("gpt-test"))
+                .body(not(containsString("test-key")));
+    }
+
+    @Test
+    void readinessSaysTheLlmIsConfigured() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.find { it.name == 'llm' }.data.llmConfigured", equalTo(true))
+                .body("checks.find { it.name == 'llm' }.data.kind", equalTo("openai-compatible"));
+    }
+
+    @Test
+    void metricsCountRunsErrorsEventsAndTimeToFirstToken() {
+        OpenAiStubResource.stub().reset();
+        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("a", "b").build());
+        OpenAiStubResource.stub().enqueue(StubResponse.error(429, "{}"));
+        SseClient client = new SseClient(8081);
+        client.run("/agui", RunRequests.fresh().user("one").json());
+        client.run("/agui", RunRequests.fresh().user("two").json());
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertContains(metrics, "agui_runs_active ");
+        assertContains(metrics, "agui_runs_total{agent=\"chat\",outcome=\"success\"}");
+        assertContains(metrics, "agui_runs_total{agent=\"chat\",outcome=\"error\"}");
+        assertContains(metrics, "agui_run_errors_total{code=\"llm_rate_limited\"}");
+        assertContains(metrics, "agui_events_sent_total{type=\"TEXT_MESSAGE_CONTENT\"}");
+        assertContains(metrics, "agui_llm_time_to_first_token_seconds_count");
+    }
+
+    @Test
+    void openApiDescribesTheNonStreamingEndpoints() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'/agui/agents'.get", not(nullValue()));
+    }
+
+    @Test
+    void anAllowedOriginMayCallTheRunEndpoint() {
+        given().header("Origin", "http://allowed.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type")
+                .options("/agui")
+                .then().statusCode(200)
+                .header("Access-Control-Allow-Origin", "http://allowed.example");
+        OpenAiStubResource.stub().reset();
+        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("hi").build());
+        given().header("Origin", "http://allowed.example").contentType("application/json").accept("text/event-stream")
+                .body(RunRequests.fresh().user("hi").json())
+                .post("/agui")
+                .then().statusCode(200)
+                .header("Access-Control-Allow-Origin", "http://allowed.example");
+    }
+
+    @Test
+    void anOriginNotAllowedGetsNoCorsGrant() {
+        given().header("Origin", "http://evil.example")
+                .header("Access-Control-Request-Method", "POST")
+                .options("/agui")
+                .then()
+                .header("Access-Control-Allow-Origin", nullValue());
+    }
+
+    private static void assertContains(String text, String expected) {
+        if (!text.contains(expected)) {
+            throw new AssertionError("metrics lack " + expected);
+        }
+    }
+}
