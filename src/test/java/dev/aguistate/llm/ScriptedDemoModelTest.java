@@ -1,0 +1,79 @@
+package dev.aguistate.llm;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.ScriptedDemo;
+import dev.aguistate.testing.SseClient;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The server as a newcomer starts it: no LLM configured, the scripted demo model shows every feature. */
+@QuarkusTest
+@TestProfile(ScriptedDemo.class)
+class ScriptedDemoModelTest {
+
+    private final SseClient client = new SseClient(8081);
+
+    @Test
+    void theDemoModelAnnouncesItselfToClientsAndProbes() {
+        given().get("/agui/agents").then().statusCode(200).body("model.kind", equalTo("scripted-demo"));
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'llm' }.data.llmConfigured", equalTo(false));
+    }
+
+    @Test
+    void mentioningTheWeatherCallsTheBackendToolAndSummarizesIt() {
+        RunRequests request = RunRequests.fresh().user("What's the weather in Lisbon?");
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertEquals("get_weather", stream.ofType("TOOL_CALL_START").get(0).get("toolCallName").asText());
+        assertEquals("{\"location\":\"Lisbon\"}", stream.ofType("TOOL_CALL_ARGS").stream()
+                .map(e -> e.get("delta").asText()).collect(Collectors.joining()));
+        JsonNode weather = RunRequests.parse(stream.ofType("TOOL_CALL_RESULT").get(0).get("content").asText());
+        assertEquals("Lisbon", weather.get("location").asText());
+        String summary = text(stream);
+        assertTrue(summary.contains("Lisbon") && summary.contains(weather.get("conditions").asText()), summary);
+    }
+
+    @Test
+    void namingAFrontendToolCallsItWithArgumentsFromItsSchema() {
+        RunRequests request = RunRequests.fresh().user("Please change the background to dark green")
+                .tool("change_background", "Change the page background",
+                        "{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\"}}}");
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertEquals("change_background", stream.ofType("TOOL_CALL_START").get(0).get("toolCallName").asText());
+        assertEquals("{\"background\":\"dark green\"}", stream.ofType("TOOL_CALL_ARGS").stream()
+                .map(e -> e.get("delta").asText()).collect(Collectors.joining()));
+        assertTrue(stream.ofType("TOOL_CALL_RESULT").isEmpty());
+        assertEquals("RUN_FINISHED", stream.last().get("type").asText());
+    }
+
+    @Test
+    void anythingElseGetsAGreetingThatExplainsTheDemo() {
+        RunRequests request = RunRequests.fresh().user("Hello there");
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertTrue(stream.ofType("TOOL_CALL_START").isEmpty());
+        assertTrue(text(stream).contains("scripted demo model"), text(stream));
+    }
+
+    private static String text(SseClient.Stream stream) {
+        return stream.ofType("TEXT_MESSAGE_CONTENT").stream().map(e -> e.get("delta").asText())
+                .collect(Collectors.joining());
+    }
+}
