@@ -95,7 +95,7 @@ public final class RunAgentInputReader {
         for (int i = 0; i < input.tools().size(); i++) {
             Tool tool = input.tools().get(i);
             require(tool == null ? null : tool.name(), "tools[" + i + "].name");
-            if (tool.parameters() != null && !tool.parameters().isObject()) {
+            if (tool.parameters() != null && !tool.parameters().isObject() && !tool.parameters().isNull()) {
                 throw InvalidRunInput.invalid("tools[" + i + "].parameters must be a JSON Schema object");
             }
         }
@@ -155,6 +155,9 @@ public final class RunAgentInputReader {
     }
 
     private static String describe(Class<?> type) {
+        if (UserContent.class.isAssignableFrom(type)) {
+            return "a string or an array of content parts";
+        }
         if (type == String.class) {
             return "a string";
         }
