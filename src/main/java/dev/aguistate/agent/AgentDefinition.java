@@ -1,5 +1,6 @@
 package dev.aguistate.agent;
 
+import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,12 +8,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * An agent the server offers at {@code /agui/<name>}: what it is told, and the backend tools it may call.
- * Build one with {@link #builder(String)} and expose it as a CDI bean; the registry picks it up.
+ * An agent the server offers at {@code /agui/<name>}: what it is told, the backend tools it may call, and the
+ * shared state it keeps. Build one with {@link #builder(String)} and expose it as a CDI bean; the registry picks
+ * it up.
+ *
+ * @param state               the state schema; null when the agent keeps no state (client state passes through)
+ * @param raiseOnToolFailure  a failing backend tool ends the run with {@code RUN_ERROR tool_failed} instead of
+ *                            telling the LLM what went wrong
  */
-public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools) {
+public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
+                              StateSchema state, boolean raiseOnToolFailure) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -22,6 +30,10 @@ public record AgentDefinition(String name, String description, String instructio
         description = description == null ? "" : description;
         instructions = instructions == null ? "" : instructions;
         tools = Map.copyOf(tools);
+    }
+
+    public boolean hasState() {
+        return state != null;
     }
 
     public Optional<BackendTool> tool(String toolName) {
@@ -37,6 +49,8 @@ public record AgentDefinition(String name, String description, String instructio
         private String description;
         private String instructions;
         private final List<BackendTool> tools = new ArrayList<>();
+        private StateSchema state;
+        private boolean raiseOnToolFailure;
 
         private Builder(String name) {
             this.name = name;
@@ -57,6 +71,17 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** The agent keeps shared state of this schema ({@link StateSchema#FREE_FORM} for any JSON). */
+        public Builder state(StateSchema schema) {
+            this.state = schema;
+            return this;
+        }
+
+        public Builder raiseOnToolFailure(boolean raise) {
+            this.raiseOnToolFailure = raise;
+            return this;
+        }
+
         public AgentDefinition build() {
             Map<String, BackendTool> byName = new LinkedHashMap<>();
             for (BackendTool tool : tools) {
@@ -64,7 +89,27 @@ public record AgentDefinition(String name, String description, String instructio
                     throw new IllegalArgumentException("agent " + name + " declares tool " + tool.name() + " twice");
                 }
             }
-            return new AgentDefinition(name, description, instructions, byName);
+            for (BackendTool tool : byName.values()) {
+                checkStateKeys(tool);
+            }
+            return new AgentDefinition(name, description, instructions, byName, state, raiseOnToolFailure);
+        }
+
+        private void checkStateKeys(BackendTool tool) {
+            if (state == null && !(tool.inputsFromState().isEmpty() && tool.outputsToState().isEmpty())) {
+                throw new IllegalArgumentException("tool " + tool.name() + " of agent " + name
+                        + " reads or writes state, but the agent declares none");
+            }
+            if (state != null && !state.freeForm()) {
+                Stream.concat(tool.inputsFromState().keySet().stream(),
+                                tool.outputsToState().keySet().stream())
+                        .filter(key -> state.key(key).isEmpty())
+                        .findFirst()
+                        .ifPresent(key -> {
+                            throw new IllegalArgumentException("tool " + tool.name() + " of agent " + name
+                                    + " uses state key '" + key + "', which the state schema does not declare");
+                        });
+            }
         }
     }
 }

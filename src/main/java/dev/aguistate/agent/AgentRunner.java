@@ -3,6 +3,8 @@ package dev.aguistate.agent;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.state.StatePrompt;
+import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
 import io.smallrye.mutiny.Multi;
@@ -31,18 +33,26 @@ public class AgentRunner {
     private final StreamingModel model;
     private final RunConfig config;
     private final RunMetrics metrics;
+    private final StatePrompt statePrompt;
 
-    AgentRunner(StreamingModel model, RunConfig config, RunMetrics metrics) {
+    AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, RunMetrics metrics) {
         this.model = model;
         this.config = config;
         this.metrics = metrics;
+        this.statePrompt = new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
+                stateConfig.promptMaxChars());
     }
 
+    /**
+     * The run's event stream; nothing happens until it is subscribed.
+     *
+     * @throws StateWriteException (before any stream) when the client's state does not fit the agent's schema
+     */
     public Multi<AgUiEvent> run(AgentDefinition agent, RunAgentInput input) {
-        Run run = new Run(agent, input, model.description().provider());
+        Run run = new Run(agent, input, model.description().provider(), statePrompt);
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
-                        Multi.createFrom().item(run::started),
+                        Multi.createFrom().iterable(run.started()),
                         Multi.createFrom().deferred(() -> round(run)))
                 .onFailure().recoverWithItem(error -> {
                     outcome.set("error");
@@ -84,7 +94,7 @@ public class AgentRunner {
         if (result.textOnly()) {
             return Multi.createFrom().item(run::finished);
         }
-        return invokeAll(result.serverCalls()).onItem().transformToMulti(outcomes -> Multi.createBy().concatenating()
+        return invokeAll(run, result.serverCalls()).onItem().transformToMulti(outcomes -> Multi.createBy().concatenating()
                 .streams(Multi.createFrom().iterable(run.recordResults(result.serverCalls(), outcomes)),
                         result.waitsForClient()
                                 ? Multi.createFrom().item(run::finished)
@@ -92,14 +102,14 @@ public class AgentRunner {
     }
 
     /** Runs the calls concurrently on worker threads (tools may block); outcomes in call order. */
-    private static Uni<List<ToolOutcome>> invokeAll(List<Run.ServerToolCall> calls) {
+    private static Uni<List<ToolOutcome>> invokeAll(Run run, List<Run.ServerToolCall> calls) {
         if (calls.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         List<Uni<ToolOutcome>> invocations = calls.stream()
                 .map(call -> Uni.createFrom().item(() -> call.tool() == null
                                 ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
-                                : ToolInvoker.invoke(call.tool(), call.arguments()))
+                                : ToolInvoker.invoke(call.tool(), call.arguments(), run.stateInputs(call.tool())))
                         .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
                 .toList();
         return Uni.join().all(invocations).andFailFast();

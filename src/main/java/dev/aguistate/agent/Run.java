@@ -1,5 +1,6 @@
 package dev.aguistate.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.llm.ModelUsage;
@@ -9,6 +10,9 @@ import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.protocol.Tool;
+import dev.aguistate.state.State;
+import dev.aguistate.state.StatePrompt;
+import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
@@ -20,6 +24,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,16 +49,21 @@ final class Run {
     private final List<ToolSpecification> toolSpecifications = new ArrayList<>();
     private final Set<String> frontendTools;
     private final List<ModelUsage> usages = new ArrayList<>();
+    private State state;
+    private final StatePrompt statePrompt;
     private int rounds;
     private Round round;
 
-    Run(AgentDefinition agent, RunAgentInput input, String provider) {
+    /** @throws StateWriteException when the client's state does not fit the agent's state schema */
+    Run(AgentDefinition agent, RunAgentInput input, String provider, StatePrompt statePrompt) {
         this.agent = agent;
         this.input = input;
         this.provider = provider;
+        this.statePrompt = statePrompt;
+        this.state = agent.hasState() ? new State(agent.state(), input.state()) : null;
         this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(input.messages()));
         agent.tools().values().forEach(t -> toolSpecifications.add(
-                ToolSchemas.specification(t.name(), t.description(), t.parameters())));
+                ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()
                 .map(Tool::name)
                 .filter(name -> {
@@ -81,8 +91,14 @@ final class Run {
         return agent;
     }
 
-    AgUiEvent started() {
-        return new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null);
+    /** RUN_STARTED, then the state as the server sees it if that differs from what the client sent. */
+    synchronized List<AgUiEvent> started() {
+        List<AgUiEvent> out = new ArrayList<>(2);
+        out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
+        if (state != null && !state.toJson().equals(input.state())) {
+            out.add(new AgUiEvent.StateSnapshot(state.toJson()));
+        }
+        return out;
     }
 
     /** Starts the next LLM call; false when the run has used all its rounds. */
@@ -99,6 +115,9 @@ final class Run {
         List<ChatMessage> messages = new ArrayList<>();
         if (!agent.instructions().isBlank()) {
             messages.add(SystemMessage.from(agent.instructions()));
+        }
+        if (state != null) {
+            messages.add(SystemMessage.from(statePrompt.render(state)));
         }
         SystemMessage context = ConversationMapper.contextMessage(input.context());
         if (context != null) {
@@ -156,16 +175,70 @@ final class Run {
         return new RoundResult(calls.isEmpty(), serverCalls, waitsForClient);
     }
 
-    /** Records the server-side tool results in the conversation; returns their {@code TOOL_CALL_RESULT}s. */
+    /** The values a tool takes from state: parameter name → current value of the state key. */
+    synchronized Map<String, JsonNode> stateInputs(BackendTool tool) {
+        Map<String, JsonNode> inputs = new LinkedHashMap<>();
+        tool.inputsFromState().forEach((key, parameter) -> {
+            JsonNode value = state.get(key);
+            if (value != null) {
+                inputs.put(parameter, value);
+            }
+        });
+        return inputs;
+    }
+
+    /**
+     * Records the server-side tool results: their state outputs are merged (in call order), the conversation
+     * gets the results, and the client gets their {@code TOOL_CALL_RESULT}s, then one {@code STATE_SNAPSHOT}
+     * if the tools changed the state.
+     *
+     * @throws RunFailure when a tool failed and the agent raises on tool failure
+     */
     synchronized List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
-        List<AgUiEvent> out = new ArrayList<>(calls.size());
+        List<AgUiEvent> out = new ArrayList<>(calls.size() + 1);
+        JsonNode before = state == null ? null : state.toJson();
         for (int i = 0; i < calls.size(); i++) {
             ServerToolCall call = calls.get(i);
-            String content = outcomes.get(i).content();
-            conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), content));
-            out.add(new AgUiEvent.ToolCallResult(UUID.randomUUID().toString(), call.id(), content));
+            ToolOutcome outcome = writeOutputs(call, outcomes.get(i));
+            if (outcome instanceof ToolOutcome.Failure failure && agent.raiseOnToolFailure()) {
+                throw RunFailure.toolFailed(failure.failure().getMessage());
+            }
+            conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), outcome.content()));
+            out.add(new AgUiEvent.ToolCallResult(UUID.randomUUID().toString(), call.id(), outcome.content()));
+        }
+        if (state != null && !state.toJson().equals(before)) {
+            out.add(new AgUiEvent.StateSnapshot(state.toJson()));
         }
         return out;
+    }
+
+    /** Merges a successful result into state per the tool's {@code outputsToState}; a failed merge fails the call. */
+    private ToolOutcome writeOutputs(ServerToolCall call, ToolOutcome outcome) {
+        if (!(outcome instanceof ToolOutcome.Success success) || call.tool() == null
+                || call.tool().outputsToState().isEmpty()) {
+            return outcome;
+        }
+        State next = state.copy(); // all outputs of a call are stored, or none
+        try {
+            call.tool().outputsToState().forEach((key, output) -> {
+                JsonNode value = output.source() == null ? success.value()
+                        : success.value() == null ? null : success.value().get(output.source());
+                if (value == null) {
+                    throw new StateWriteException(key, "was not written: the result of " + call.name()
+                            + " has no " + (output.source() == null ? "value" : "field '" + output.source() + "'"));
+                }
+                if (output.handler() == null) {
+                    next.set(key, value);
+                } else {
+                    next.set(key, value, output.handler());
+                }
+            });
+            state = next;
+            return outcome;
+        } catch (StateWriteException e) {
+            return new ToolOutcome.Failure(new ToolFailure(ToolFailure.Kind.STATE_MERGE_FAILED,
+                    "the result of " + call.name() + " could not be stored: " + e.getMessage(), e));
+        }
     }
 
     synchronized AgUiEvent finished() {

@@ -15,6 +15,10 @@ public final class RunFailure extends RuntimeException {
                 "The agent was still calling tools after " + maxRounds + " model calls (agui.run.max-rounds).");
     }
 
+    static RunFailure toolFailed(String message) {
+        return new RunFailure("tool_failed", message);
+    }
+
     public String code() {
         return code;
     }

@@ -39,6 +39,6 @@ public class AgentsResource {
 
     private static AgentInfo info(AgentDefinition agent, String defaultName) {
         return new AgentInfo(agent.name(), agent.description(), agent.name().equals(defaultName),
-                List.copyOf(agent.tools().keySet()), false);
+                List.copyOf(agent.tools().keySet()), agent.hasState());
     }
 }

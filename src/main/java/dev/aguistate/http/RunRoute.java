@@ -3,9 +3,12 @@ package dev.aguistate.http;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.agent.AgentRunner;
+import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.state.StateWriteException;
+import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -70,10 +73,17 @@ public class RunRoute {
                     : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
             return;
         }
+        Multi<AgUiEvent> events;
+        try {
+            events = runner.run(agent, input);
+        } catch (StateWriteException invalidState) {
+            reject(ctx, new ErrorBody(422, "invalid_state", invalidState.getMessage()));
+            return;
+        }
         EventStreamWriter writer = new EventStreamWriter(vertx, vertx.getOrCreateContext(), ctx.response(),
                 config.keepAlive());
         writer.open();
-        runner.run(agent, input).subscribe().withSubscriber(writer);
+        events.subscribe().withSubscriber(writer);
     }
 
     /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */

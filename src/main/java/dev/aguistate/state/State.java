@@ -76,6 +76,11 @@ public final class State {
         values.set(key, merged);
     }
 
+    /** An independent copy: writes to it do not affect this state. */
+    public State copy() {
+        return new State(schema, values);
+    }
+
     /** The whole state as JSON (a copy). */
     public ObjectNode toJson() {
         return values.deepCopy();

@@ -2,15 +2,23 @@ package dev.aguistate.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.BinaryOperator;
 
 /**
- * A tool the server executes: Java code registered with an agent. {@code parameters} is the JSON Schema the
- * LLM sees; the handler receives the parsed arguments and returns a value that becomes the tool's text result
- * (a string as is, anything else as JSON).
+ * A tool the server executes: Java code registered with an agent. {@code parameters} is its JSON Schema; the
+ * handler receives the parsed arguments and returns a value that becomes the tool's text result (a string as
+ * is, a {@link ToolResult} as its text, anything else as JSON).
+ *
+ * <p>Tools and state: {@code inputsFromState} maps a state key to a parameter the server fills from state
+ * (hidden from the LLM's schema); {@code outputsToState} maps a state key to where the result goes.
  */
-public record BackendTool(String name, String description, JsonNode parameters, Handler handler) {
+public record BackendTool(String name, String description, JsonNode parameters, Handler handler,
+                          Map<String, String> inputsFromState, Map<String, StateOutput> outputsToState) {
 
     @FunctionalInterface
     public interface Handler {
@@ -25,6 +33,39 @@ public record BackendTool(String name, String description, JsonNode parameters, 
         }
         description = description == null ? "" : description;
         parameters = parameters == null ? new ObjectMapper().createObjectNode().put("type", "object") : parameters;
+        inputsFromState = Map.copyOf(inputsFromState);
+        outputsToState = Map.copyOf(outputsToState);
+    }
+
+    /** The schema the LLM sees: {@code parameters} without those filled from state. */
+    public JsonNode visibleParameters() {
+        if (inputsFromState.isEmpty()) {
+            return parameters;
+        }
+        ObjectNode visible = parameters.deepCopy();
+        for (String hidden : inputsFromState.values()) {
+            visible.with("properties").remove(hidden);
+            ArrayNode required = visible.withArray("required");
+            for (int i = required.size() - 1; i >= 0; i--) {
+                if (hidden.equals(required.get(i).asText())) {
+                    required.remove(i);
+                }
+            }
+        }
+        return visible;
+    }
+
+    /**
+     * A tool that only exists to set state (like the AG-UI dojo's {@code update_recipe}): each mapped state key
+     * takes an argument ({@code "*"} = all arguments), and the LLM is answered with a fixed text.
+     */
+    public static BackendTool stateTool(String name, String description, JsonNode parameters, String resultText,
+                                        Map<String, String> argumentsByStateKey) {
+        Map<String, StateOutput> outputs = new LinkedHashMap<>();
+        argumentsByStateKey.forEach((key, argument) ->
+                outputs.put(key, new StateOutput("*".equals(argument) ? null : argument, null)));
+        return new BackendTool(name, description, parameters, args -> new ToolResult(resultText, args), Map.of(),
+                outputs);
     }
 
     public static Builder builder(String name) {
@@ -37,6 +78,8 @@ public record BackendTool(String name, String description, JsonNode parameters, 
         private final String name;
         private String description;
         private final ObjectNode parameters = JSON.createObjectNode().put("type", "object");
+        private final Map<String, String> inputsFromState = new LinkedHashMap<>();
+        private final Map<String, StateOutput> outputsToState = new LinkedHashMap<>();
 
         private Builder(String name) {
             this.name = name;
@@ -63,8 +106,24 @@ public record BackendTool(String name, String description, JsonNode parameters, 
             return this;
         }
 
+        /** Fills {@code parameter} from the state key (and hides it from the LLM). */
+        public Builder inputFromState(String stateKey, String parameter) {
+            inputsFromState.put(stateKey, parameter);
+            return this;
+        }
+
+        /** Writes the result's field {@code source} (null = the whole result) to the state key with its handler. */
+        public Builder outputToState(String stateKey, String source) {
+            return outputToState(stateKey, source, null);
+        }
+
+        public Builder outputToState(String stateKey, String source, BinaryOperator<JsonNode> handler) {
+            outputsToState.put(stateKey, new StateOutput(source, handler));
+            return this;
+        }
+
         public BackendTool handler(Handler handler) {
-            return new BackendTool(name, description, parameters.deepCopy(), handler);
+            return new BackendTool(name, description, parameters.deepCopy(), handler, inputsFromState, outputsToState);
         }
     }
 }

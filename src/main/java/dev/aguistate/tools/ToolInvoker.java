@@ -3,10 +3,11 @@ package dev.aguistate.tools;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
-/** Runs one backend tool call: parses its arguments, invokes the handler, turns the result into text. Blocking. */
+/** Runs one backend tool call: parses its arguments, adds those taken from state, invokes, turns the result into text. Blocking. */
 public final class ToolInvoker {
 
     private static final Logger LOG = Logger.getLogger(ToolInvoker.class);
@@ -14,9 +15,12 @@ public final class ToolInvoker {
 
     private ToolInvoker() {}
 
-    public static ToolOutcome invoke(BackendTool tool, String argumentsJson) {
+    /** @param stateInputs parameter name → value read from state, for the tool's {@code inputsFromState} */
+    public static ToolOutcome invoke(BackendTool tool, String argumentsJson, Map<String, JsonNode> stateInputs) {
         try {
-            return new ToolOutcome.Success(text(tool.handler().invoke(arguments(tool, argumentsJson))));
+            ObjectNode arguments = arguments(tool, argumentsJson);
+            arguments.setAll(stateInputs);
+            return success(tool.handler().invoke(arguments));
         } catch (ToolFailure failure) {
             return new ToolOutcome.Failure(failure);
         } catch (Exception e) {
@@ -27,9 +31,9 @@ public final class ToolInvoker {
         }
     }
 
-    private static JsonNode arguments(BackendTool tool, String argumentsJson) throws ToolFailure {
+    private static ObjectNode arguments(BackendTool tool, String argumentsJson) throws ToolFailure {
         if (argumentsJson == null || argumentsJson.isBlank()) {
-            return JsonNodeFactory.instance.objectNode();
+            return JSON.createObjectNode();
         }
         try {
             JsonNode arguments = JSON.readTree(argumentsJson);
@@ -37,26 +41,27 @@ public final class ToolInvoker {
                 throw new ToolFailure(ToolFailure.Kind.INVALID_ARGUMENTS,
                         "arguments of " + tool.name() + " must be a JSON object", null);
             }
-            return arguments;
+            return (ObjectNode) arguments;
         } catch (JsonProcessingException e) {
             throw new ToolFailure(ToolFailure.Kind.INVALID_ARGUMENTS,
                     "arguments of " + tool.name() + " are not valid JSON", e);
         }
     }
 
-    private static String text(Object result) throws ToolFailure {
+    private static ToolOutcome success(Object result) throws ToolFailure {
+        if (result instanceof ToolResult explicit) {
+            return new ToolOutcome.Success(explicit.text(), explicit.value());
+        }
         if (result == null) {
-            return "";
+            return new ToolOutcome.Success("", null);
         }
-        if (result instanceof String s) {
-            return s;
-        }
-        if (result instanceof JsonNode node && node.isTextual()) {
-            return node.textValue();
+        if (result instanceof String text) {
+            return new ToolOutcome.Success(text, JSON.getNodeFactory().textNode(text));
         }
         try {
-            return JSON.writeValueAsString(result);
-        } catch (JsonProcessingException e) {
+            JsonNode value = result instanceof JsonNode node ? node : JSON.valueToTree(result);
+            return new ToolOutcome.Success(value.isTextual() ? value.textValue() : JSON.writeValueAsString(value), value);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new ToolFailure(ToolFailure.Kind.RESULT_NOT_TEXT,
                     "the result of type " + result.getClass().getSimpleName() + " cannot be converted to text", e);
         }

@@ -1,12 +1,62 @@
 package dev.aguistate.testing;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.state.JsonType;
+import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.Map;
 
-/** An agent whose tools misbehave on purpose, for the failure paths of the run loop. */
+/** Agents for tests: tools that misbehave on purpose, and tools that read and write state. */
 public class TestAgents {
+
+    static final StateSchema NOTEBOOK = StateSchema.builder()
+            .key("title", "The notebook's title", JsonType.STRING)
+            .key("notes", "Notes, oldest first", JsonType.ARRAY)
+            .key("pages", "Number of pages", JsonType.INTEGER)
+            .build();
+
+    /** State tools and backend tools that read and write the NOTEBOOK state. */
+    static AgentDefinition.Builder notebook(String name) {
+        return AgentDefinition.builder(name)
+                .description("test agent with state")
+                .instructions("Keep the notebook.")
+                .state(NOTEBOOK)
+                .tool(BackendTool.builder("add_note")
+                        .description("Add a note")
+                        .stringParameter("text", "the note", true)
+                        .outputToState("notes", "added")
+                        .handler(args -> JsonNodeFactory.instance.objectNode()
+                                .set("added", JsonNodeFactory.instance.arrayNode().add(args.get("text").asText()))))
+                .tool(BackendTool.builder("describe_title")
+                        .description("Describe the notebook's title")
+                        .stringParameter("title", "filled from state", true)
+                        .stringParameter("style", "how to describe it", false)
+                        .inputFromState("title", "title")
+                        .handler(args -> "The title is " + args.get("title").asText()))
+                .tool(BackendTool.builder("count_pages_wrongly")
+                        .description("Writes text where the schema wants an integer")
+                        .outputToState("pages", null)
+                        .handler(args -> "many"))
+                .tool(BackendTool.stateTool("set_title", "Set the title",
+                        RunRequests.parse("{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"),
+                        "Title updated.", Map.of("title", "title")))
+                .tool(BackendTool.builder("clock").description("Unrelated to state").handler(args -> "12:00"));
+    }
+
+    @Produces
+    @Singleton
+    AgentDefinition notebook() {
+        return notebook("notebook").build();
+    }
+
+    @Produces
+    @Singleton
+    AgentDefinition strictNotebook() {
+        return notebook("strict-notebook").raiseOnToolFailure(true).build();
+    }
 
     @Produces
     @Singleton
