@@ -1,0 +1,76 @@
+package dev.aguistate.state;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The invariant of design §5: every drained patch applies cleanly, in order, with an independent JSON Patch
+ * implementation, to what the client holds; the result equals {@link PredictiveState#clientView()}; and once the
+ * arguments are complete the client holds its state with the key set to the parsed argument.
+ */
+class PredictiveStatePatchInvariantTest {
+
+    private static final ObjectMapper JACKSON = new ObjectMapper();
+    /** Needs pointer escaping itself. */
+    private static final String KEY = "pred/icted~";
+
+    @TestFactory
+    List<DynamicTest> everyDrainAppliesCleanlyAndEndsAtTheFullParse() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Map.Entry<String, String> document : JsonCorpus.documents().entrySet()) {
+            for (boolean wholeArguments : new boolean[] {false, true}) {
+                for (boolean keyExists : new boolean[] {false, true}) {
+                    String name = document.getKey() + (wholeArguments ? " whole-args" : " named")
+                            + (keyExists ? " replacing" : " new key");
+                    tests.add(DynamicTest.dynamicTest(name,
+                            () -> allChunkings(document.getValue(), wholeArguments, keyExists)));
+                }
+            }
+        }
+        return tests;
+    }
+
+    private static void allChunkings(String document, boolean wholeArguments, boolean keyExists) throws Exception {
+        // the target argument between siblings, one of which has a nested member of the same name
+        String arguments = "{\"before\":\"x\",\"target\":" + document + ",\"after\":{\"target\":[1,2]}}";
+        ObjectNode clientState = (ObjectNode) JACKSON.readTree("{\"sibling\":{\"keep\":[true]},\"zzz\":\"last\"}");
+        if (keyExists) {
+            clientState.set(KEY, JACKSON.readTree("{\"old\":\"value\",\"target\":\"stale\"}"));
+        }
+        ObjectNode expected = clientState.deepCopy();
+        expected.set(KEY, JACKSON.readTree(wholeArguments ? arguments : document));
+        PredictiveMapping mapping = new PredictiveMapping(KEY, "tool", wholeArguments ? "*" : "target");
+
+        for (int number = 0; number < Fragmentation.CHUNKINGS_PER_DOCUMENT; number++) {
+            // even chunkings drain after every fragment; odd ones coalesce 2..6 fragments per drain
+            int drainEvery = number % 2 == 0 ? 1 : 2 + number % 5;
+            String where = "chunking " + number + " draining every " + drainEvery;
+            JsonNode client = stream(arguments, number, drainEvery, clientState, mapping, where);
+            assertTrue(expected.equals(PatchAssertions.NUMBERS_BY_VALUE, client),
+                    () -> where + ": final state " + client + ", expected " + expected);
+        }
+    }
+
+    private static JsonNode stream(String arguments, int number, int drainEvery, ObjectNode clientState,
+            PredictiveMapping mapping, String where) throws Exception {
+        PredictiveState state = new PredictiveState(clientState, List.of(mapping));
+        PatchAssertions client = new PatchAssertions(clientState);
+        state.onToolCallStart("call-1", "tool");
+        List<String> chunks = Fragmentation.chunking(arguments, number);
+        for (int i = 0; i < chunks.size(); i++) {
+            state.onArguments("call-1", chunks.get(i));
+            if ((i + 1) % drainEvery == 0 || i == chunks.size() - 1) {
+                client.drainAndApply(state, where + " fragment " + i);
+            }
+        }
+        return client.client();
+    }
+}
