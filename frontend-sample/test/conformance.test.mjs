@@ -386,3 +386,34 @@ test("GET /agui/agents lists the chat agent with its get_weather tool", TIMEOUT,
   const toolNames = (chat.tools ?? []).map((t) => (typeof t === "string" ? t : t.name));
   assert.ok(toolNames.includes("get_weather"), `chat tools: ${JSON.stringify(chat.tools)}`);
 });
+
+// ---------------------------------------------------------------------------
+// Shared state: the client's own agent.state follows the server's deltas and snapshots
+// ---------------------------------------------------------------------------
+test("shared state: the client's state equals the last snapshot, and a second run keeps the user's edits", TIMEOUT, async () => {
+  const agent = new HttpAgent({ url: `${SERVER_URL}/agui/recipe`, threadId: randomUUID(), initialState: {} });
+  addUserMessage(agent, "Make me a pasta recipe");
+  const first = await runAndRecord(agent);
+
+  assertCleanRun(first);
+  const predict = ofType(first, "CUSTOM").find((e) => e.name === "PredictState");
+  assert.ok(predict, "PredictState announces the prediction");
+  assert.deepEqual(predict.value, [{ state_key: "recipe", tool: "update_recipe", tool_argument: "recipe" }]);
+  assert.ok(ofType(first, "STATE_DELTA").length >= 3, "the recipe card fills in over several deltas");
+  const snapshots = ofType(first, "STATE_SNAPSHOT");
+  assert.ok(snapshots.length >= 1, "an authoritative snapshot follows the tool");
+  assert.deepEqual(agent.state, snapshots.at(-1).snapshot, "the client's own state is the last snapshot");
+  assert.equal(agent.state.recipe.title, "Tomato Basil Pasta");
+
+  // The user edits the card; the next run sends that state and the server keeps it.
+  const edited = structuredClone(agent.state);
+  edited.recipe.title = "Grandma's pasta";
+  edited.recipe.ingredients.push({ icon: "🌶️", name: "Chili flakes", amount: "1 pinch" });
+  agent.setState(edited);
+  addUserMessage(agent, "Thanks!");
+  const second = await runAndRecord(agent);
+
+  assertCleanRun(second);
+  assert.deepEqual(ofType(second, "STATE_SNAPSHOT"), [], "no snapshot: the client already holds the state");
+  assert.deepEqual(agent.state, edited, "what the server did not change is kept");
+});

@@ -1,5 +1,6 @@
 package dev.aguistate.agent;
 
+import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
 import java.util.ArrayList;
@@ -16,11 +17,12 @@ import java.util.stream.Stream;
  * it up.
  *
  * @param state               the state schema; null when the agent keeps no state (client state passes through)
+ * @param predictive          state keys predicted from tool arguments while they stream
  * @param raiseOnToolFailure  a failing backend tool ends the run with {@code RUN_ERROR tool_failed} instead of
  *                            telling the LLM what went wrong
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
-                              StateSchema state, boolean raiseOnToolFailure) {
+                              StateSchema state, List<PredictiveMapping> predictive, boolean raiseOnToolFailure) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -30,6 +32,7 @@ public record AgentDefinition(String name, String description, String instructio
         description = description == null ? "" : description;
         instructions = instructions == null ? "" : instructions;
         tools = Map.copyOf(tools);
+        predictive = List.copyOf(predictive);
     }
 
     public boolean hasState() {
@@ -50,6 +53,7 @@ public record AgentDefinition(String name, String description, String instructio
         private String instructions;
         private final List<BackendTool> tools = new ArrayList<>();
         private StateSchema state;
+        private final List<PredictiveMapping> predictive = new ArrayList<>();
         private boolean raiseOnToolFailure;
 
         private Builder(String name) {
@@ -77,6 +81,15 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /**
+         * While {@code tool}'s arguments stream, the state key {@code stateKey} shows the argument
+         * {@code toolArgument} as parsed so far ({@code "*"} or null: all the arguments).
+         */
+        public Builder predict(String stateKey, String tool, String toolArgument) {
+            predictive.add(new PredictiveMapping(stateKey, tool, toolArgument));
+            return this;
+        }
+
         public Builder raiseOnToolFailure(boolean raise) {
             this.raiseOnToolFailure = raise;
             return this;
@@ -90,25 +103,24 @@ public record AgentDefinition(String name, String description, String instructio
                 }
             }
             for (BackendTool tool : byName.values()) {
-                checkStateKeys(tool);
+                checkStateKeys(tool.name(), Stream.concat(tool.inputsFromState().keySet().stream(),
+                        tool.outputsToState().keySet().stream()));
             }
-            return new AgentDefinition(name, description, instructions, byName, state, raiseOnToolFailure);
+            predictive.forEach(p -> checkStateKeys(p.tool() + " (predicted state)", Stream.of(p.stateKey())));
+            return new AgentDefinition(name, description, instructions, byName, state, predictive, raiseOnToolFailure);
         }
 
-        private void checkStateKeys(BackendTool tool) {
-            if (state == null && !(tool.inputsFromState().isEmpty() && tool.outputsToState().isEmpty())) {
-                throw new IllegalArgumentException("tool " + tool.name() + " of agent " + name
-                        + " reads or writes state, but the agent declares none");
+        private void checkStateKeys(String user, Stream<String> keys) {
+            List<String> used = keys.toList();
+            if (state == null && !used.isEmpty()) {
+                throw new IllegalArgumentException("tool " + user + " of agent " + name
+                        + " uses state, but the agent declares none");
             }
             if (state != null && !state.freeForm()) {
-                Stream.concat(tool.inputsFromState().keySet().stream(),
-                                tool.outputsToState().keySet().stream())
-                        .filter(key -> state.key(key).isEmpty())
-                        .findFirst()
-                        .ifPresent(key -> {
-                            throw new IllegalArgumentException("tool " + tool.name() + " of agent " + name
-                                    + " uses state key '" + key + "', which the state schema does not declare");
-                        });
+                used.stream().filter(key -> state.key(key).isEmpty()).findFirst().ifPresent(key -> {
+                    throw new IllegalArgumentException("tool " + user + " of agent " + name + " uses state key '"
+                            + key + "', which the state schema does not declare");
+                });
             }
         }
     }

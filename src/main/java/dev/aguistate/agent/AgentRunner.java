@@ -34,6 +34,7 @@ public class AgentRunner {
     private final RunConfig config;
     private final RunMetrics metrics;
     private final StatePrompt statePrompt;
+    private final Duration deltaInterval;
 
     AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, RunMetrics metrics) {
         this.model = model;
@@ -41,6 +42,7 @@ public class AgentRunner {
         this.metrics = metrics;
         this.statePrompt = new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
                 stateConfig.promptMaxChars());
+        this.deltaInterval = stateConfig.deltaInterval();
     }
 
     /**
@@ -49,7 +51,7 @@ public class AgentRunner {
      * @throws StateWriteException (before any stream) when the client's state does not fit the agent's schema
      */
     public Multi<AgUiEvent> run(AgentDefinition agent, RunAgentInput input) {
-        Run run = new Run(agent, input, model.description().provider(), statePrompt);
+        Run run = new Run(agent, input, model.description().provider(), statePrompt, deltaInterval);
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),

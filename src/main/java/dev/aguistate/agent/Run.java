@@ -1,15 +1,21 @@
 package dev.aguistate.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.llm.ToolSchemas;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.protocol.Tool;
+import dev.aguistate.state.PredictiveMapping;
+import dev.aguistate.state.PredictiveState;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
@@ -23,6 +29,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +48,7 @@ import org.jboss.logging.Logger;
 final class Run {
 
     private static final Logger LOG = Logger.getLogger(Run.class);
+    static final String PREDICT_STATE = "PredictState";
 
     private final AgentDefinition agent;
     private final RunAgentInput input;
@@ -51,16 +59,26 @@ final class Run {
     private final List<ModelUsage> usages = new ArrayList<>();
     private State state;
     private final StatePrompt statePrompt;
+    private final long deltaIntervalNanos;
+    /** What the client holds now: the state it sent, then every snapshot and delta we sent. */
+    private JsonNode clientHolds;
+    /** The state when the current round started, to tell whether the round's tools changed it. */
+    private JsonNode roundStartState;
+    private PredictiveState predictive;
+    private boolean predictStateSent;
+    private long lastDeltaNanos;
     private int rounds;
     private Round round;
 
     /** @throws StateWriteException when the client's state does not fit the agent's state schema */
-    Run(AgentDefinition agent, RunAgentInput input, String provider, StatePrompt statePrompt) {
+    Run(AgentDefinition agent, RunAgentInput input, String provider, StatePrompt statePrompt, Duration deltaInterval) {
         this.agent = agent;
         this.input = input;
         this.provider = provider;
         this.statePrompt = statePrompt;
+        this.deltaIntervalNanos = deltaInterval.toNanos();
         this.state = agent.hasState() ? new State(agent.state(), input.state()) : null;
+        this.clientHolds = input.state();
         this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(input.messages()));
         agent.tools().values().forEach(t -> toolSpecifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
@@ -95,8 +113,8 @@ final class Run {
     synchronized List<AgUiEvent> started() {
         List<AgUiEvent> out = new ArrayList<>(2);
         out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
-        if (state != null && !state.toJson().equals(input.state())) {
-            out.add(new AgUiEvent.StateSnapshot(state.toJson()));
+        if (state != null && !state.toJson().equals(clientHolds)) {
+            out.add(snapshot());
         }
         return out;
     }
@@ -108,6 +126,12 @@ final class Run {
         }
         rounds++;
         round = new Round(UUID.randomUUID().toString());
+        if (state != null) {
+            roundStartState = state.toJson();
+            if (!agent.predictive().isEmpty()) {
+                predictive = new PredictiveState(state.toJson(), agent.predictive());
+            }
+        }
         return true;
     }
 
@@ -137,17 +161,79 @@ final class Run {
             round.text(text.text(), out);
         } else if (event instanceof ModelEvent.ToolCallDelta delta) {
             round.closeReasoning(out);
-            round.toolCall(delta.index(), delta.id(), delta.name(), out).appendArguments(delta.argumentsDelta(), out);
+            ToolCallState call = toolCall(delta.index(), delta.id(), delta.name(), out);
+            appendArguments(call, delta.argumentsDelta(), out);
         } else if (event instanceof ModelEvent.ToolCallCompleted complete) {
             round.closeReasoning(out);
-            round.toolCall(complete.index(), complete.id(), complete.name(), out).complete(complete.arguments(), out);
+            ToolCallState call = toolCall(complete.index(), complete.id(), complete.name(), out);
+            appendArguments(call, call.missingArguments(complete.arguments()), out);
+            flushPrediction(out);
+            call.end(out);
         } else if (event instanceof ModelEvent.Completed completed) {
             if (completed.usage() != null) {
                 usages.add(completed.usage());
             }
+            flushPrediction(out);
             round.close(out);
         }
         return out;
+    }
+
+    /** The round's call at {@code index}, started on first sight (after the PredictState event if it predicts state). */
+    private ToolCallState toolCall(int index, String id, String name, List<AgUiEvent> out) {
+        ToolCallState existing = round.toolCalls.get(index);
+        if (existing != null) {
+            return existing;
+        }
+        boolean predicted = predictive != null && predictive.predicts(name);
+        if (predicted && !predictStateSent) {
+            predictStateSent = true;
+            out.add(new AgUiEvent.Custom(PREDICT_STATE, predictStateValue()));
+        }
+        ToolCallState call = round.startToolCall(index, id, name, out);
+        if (predicted) {
+            predictive.onToolCallStart(call.id, name);
+        }
+        return call;
+    }
+
+    private void appendArguments(ToolCallState call, String fragment, List<AgUiEvent> out) {
+        if (call.appendArguments(fragment, out) && predictive != null) {
+            predictive.onArguments(call.id, fragment);
+            long now = System.nanoTime();
+            if (now - lastDeltaNanos >= deltaIntervalNanos) {
+                flushPrediction(out);
+            }
+        }
+    }
+
+    /** Sends what the prediction gained since the last delta, as one STATE_DELTA. */
+    private void flushPrediction(List<AgUiEvent> out) {
+        if (predictive != null && predictive.hasPendingChanges()) {
+            List<PatchOperation> patch = predictive.drain();
+            if (!patch.isEmpty()) {
+                out.add(new AgUiEvent.StateDelta(patch));
+                clientHolds = predictive.clientView();
+            }
+            lastDeltaNanos = System.nanoTime();
+        }
+    }
+
+    /** CopilotKit's PredictState value: snake_case keys, {@code tool_argument} absent for the whole arguments. */
+    private JsonNode predictStateValue() {
+        ArrayNode value = JsonNodeFactory.instance.arrayNode();
+        for (PredictiveMapping mapping : agent.predictive()) {
+            ObjectNode entry = value.addObject().put("state_key", mapping.stateKey()).put("tool", mapping.tool());
+            if (!mapping.wholeArguments()) {
+                entry.put("tool_argument", mapping.toolArgument());
+            }
+        }
+        return value;
+    }
+
+    private AgUiEvent snapshot() {
+        clientHolds = state.toJson();
+        return new AgUiEvent.StateSnapshot(state.toJson());
     }
 
     /** Ends the round: records the assistant turn and says which tool calls the server must run. */
@@ -196,7 +282,6 @@ final class Run {
      */
     synchronized List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
         List<AgUiEvent> out = new ArrayList<>(calls.size() + 1);
-        JsonNode before = state == null ? null : state.toJson();
         for (int i = 0; i < calls.size(); i++) {
             ServerToolCall call = calls.get(i);
             ToolOutcome outcome = writeOutputs(call, outcomes.get(i));
@@ -206,8 +291,8 @@ final class Run {
             conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), outcome.content()));
             out.add(new AgUiEvent.ToolCallResult(UUID.randomUUID().toString(), call.id(), outcome.content()));
         }
-        if (state != null && !state.toJson().equals(before)) {
-            out.add(new AgUiEvent.StateSnapshot(state.toJson()));
+        if (state != null && (!state.toJson().equals(roundStartState) || !state.toJson().equals(clientHolds))) {
+            out.add(snapshot());
         }
         return out;
     }
@@ -343,12 +428,11 @@ final class Run {
             out.add(new AgUiEvent.TextMessageContent(messageId, delta));
         }
 
-        ToolCallState toolCall(int index, String id, String name, List<AgUiEvent> out) {
-            return toolCalls.computeIfAbsent(index, i -> {
-                ToolCallState call = new ToolCallState(id == null || id.isBlank() ? "call_" + UUID.randomUUID() : id, name);
-                out.add(new AgUiEvent.ToolCallStart(call.id, name, messageId));
-                return call;
-            });
+        ToolCallState startToolCall(int index, String id, String name, List<AgUiEvent> out) {
+            ToolCallState call = new ToolCallState(id == null || id.isBlank() ? "call_" + UUID.randomUUID() : id, name);
+            toolCalls.put(index, call);
+            out.add(new AgUiEvent.ToolCallStart(call.id, name, messageId));
+            return call;
         }
 
         void close(List<AgUiEvent> out) {
@@ -373,24 +457,31 @@ final class Run {
             this.name = name;
         }
 
-        void appendArguments(String delta, List<AgUiEvent> out) {
-            if (delta != null && !delta.isEmpty() && !ended) {
-                arguments.append(delta);
-                out.add(new AgUiEvent.ToolCallArgs(id, delta));
+        /** Sends a fragment as TOOL_CALL_ARGS; false when there was nothing to send. */
+        boolean appendArguments(String delta, List<AgUiEvent> out) {
+            if (delta == null || delta.isEmpty() || ended) {
+                return false;
             }
+            arguments.append(delta);
+            out.add(new AgUiEvent.ToolCallArgs(id, delta));
+            return true;
         }
 
-        /** The complete arguments win; anything the partial stream missed is sent before the END. */
-        void complete(String complete, List<AgUiEvent> out) {
-            if (complete != null && complete.length() > arguments.length()
-                    && complete.startsWith(arguments.toString())) {
-                appendArguments(complete.substring(arguments.length()), out);
-            } else if (complete != null && !complete.contentEquals(arguments)) {
-                LOG.warnf("tool call %s: complete arguments differ from the streamed ones; using the complete ones", id);
-                arguments.setLength(0);
-                arguments.append(complete);
+        /**
+         * What the streamed fragments missed of the complete arguments (usually nothing). The complete arguments
+         * win: if they contradict what was streamed, they replace it for execution.
+         */
+        String missingArguments(String complete) {
+            if (complete == null || complete.contentEquals(arguments)) {
+                return null;
             }
-            end(out);
+            if (complete.startsWith(arguments.toString())) {
+                return complete.substring(arguments.length());
+            }
+            LOG.warnf("tool call %s: complete arguments differ from the streamed ones; using the complete ones", id);
+            arguments.setLength(0);
+            arguments.append(complete);
+            return null;
         }
 
         void end(List<AgUiEvent> out) {

@@ -31,9 +31,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>a tool result: a one-sentence summary of it;</li>
  *   <li>a user message that names a tool (e.g. "weather" for {@code get_weather}, "background" for
- *       {@code change_background}): a call of that tool, its arguments generated from its JSON Schema with
- *       the phrase after "in"/"to"/"for"/"about" as the string value (so "weather in Paris" gives
- *       {@code {"location":"Paris"}});</li>
+ *       {@code change_background}): a call of that tool, its arguments taken from the schema's
+ *       {@code examples} where it has them, else generated from its types with the phrase after
+ *       "in"/"to"/"for"/"about" as the string value (so "weather in Paris" gives {@code {"location":"Paris"}});</li>
  *   <li>a user message containing "long" or "story": a long text, to show streaming and cancellation;</li>
  *   <li>anything else: a greeting that explains the above.</li>
  * </ul>
@@ -125,9 +125,12 @@ final class ScriptedDemoModel implements StreamingModel {
         return events;
     }
 
-    /** An example value for a schema; strings take the topic of the user's message. */
+    /** An example value for a schema: its first {@code examples} entry, else one built from its types. */
     private static JsonNode example(JsonNode schema, String topic, Integer position) {
         JsonNodeFactory json = JsonNodeFactory.instance;
+        if (schema.path("examples").isArray() && !schema.get("examples").isEmpty()) {
+            return schema.get("examples").get(0);
+        }
         if (schema.has("const")) {
             return schema.get("const");
         }

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.testing.OpenAiStubResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -22,12 +22,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every bad request is answered with a 4xx JSON body before any stream opens, and the server keeps serving. */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
-class BadRequestTest {
+class BadRequestTest extends StubbedLlmTest {
 
     private static final String JSON = "application/json";
     private static final String SSE = "text/event-stream";
 
-    private final SseClient client = new SseClient(8081);
 
     static Stream<Arguments> badRequests() {
         String valid = RunRequests.of("t", "r").user("hi").json();
@@ -80,8 +79,7 @@ class BadRequestTest {
         assertFalse(response.body().contains("dev.aguistate") || response.body().contains("Exception")
                 || response.body().contains("\tat "), "no internals in an error: " + response.body());
 
-        OpenAiStubResource.stub().reset();
-        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("fine").build());
+        stub.enqueue(StubResponse.stream().text("fine").build());
         RunRequests next = RunRequests.fresh().user("still there?");
         SseClient.Stream stream = client.run("/agui", next.json());
         EventStreamVerifier.verify(stream.events(), next.threadId(), next.runId());

@@ -6,18 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.testing.OpenAiStub;
-import dev.aguistate.testing.OpenAiStubResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,18 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
-class LlmFailureTest {
+class LlmFailureTest extends StubbedLlmTest {
 
     private static final String SECRET = "sk-upstream-secret-detail";
 
-    private final SseClient client = new SseClient(8081);
-    private OpenAiStub stub;
-
-    @BeforeEach
-    void resetStub() {
-        stub = OpenAiStubResource.stub();
-        stub.reset();
-    }
 
     static Stream<Arguments> upstreamFailures() {
         String body = "{\"error\":{\"message\":\"" + SECRET + "\",\"type\":\"x\"}}";

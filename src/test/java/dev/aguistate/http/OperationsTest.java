@@ -7,11 +7,11 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.aguistate.testing.OpenAiStubResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Agents listing, health, metrics, OpenAPI and CORS: what operators and browser pages rely on. */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
-class OperationsTest {
+class OperationsTest extends StubbedLlmTest {
 
     @Test
     void agentsAreListedWithTheirToolsAndTheModel() {
@@ -42,10 +42,8 @@ class OperationsTest {
 
     @Test
     void metricsCountRunsErrorsEventsAndTimeToFirstToken() {
-        OpenAiStubResource.stub().reset();
-        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("a", "b").build());
-        OpenAiStubResource.stub().enqueue(StubResponse.error(429, "{}"));
-        SseClient client = new SseClient(8081);
+        stub.enqueue(StubResponse.stream().text("a", "b").build());
+        stub.enqueue(StubResponse.error(429, "{}"));
         client.run("/agui", RunRequests.fresh().user("one").json());
         client.run("/agui", RunRequests.fresh().user("two").json());
 
@@ -72,8 +70,7 @@ class OperationsTest {
                 .options("/agui")
                 .then().statusCode(200)
                 .header("Access-Control-Allow-Origin", "http://allowed.example");
-        OpenAiStubResource.stub().reset();
-        OpenAiStubResource.stub().enqueue(StubResponse.stream().text("hi").build());
+        stub.enqueue(StubResponse.stream().text("hi").build());
         given().header("Origin", "http://allowed.example").contentType("application/json").accept("text/event-stream")
                 .body(RunRequests.fresh().user("hi").json())
                 .post("/agui")

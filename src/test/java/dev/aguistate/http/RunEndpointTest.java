@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.testing.OpenAiStub;
-import dev.aguistate.testing.OpenAiStubResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,16 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Golden event streams of the run loop, driven by the real langchain4j client against the OpenAI-wire stub. */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
-class RunEndpointTest {
+class RunEndpointTest extends StubbedLlmTest {
 
-    private final SseClient client = new SseClient(8081);
-    private OpenAiStub stub;
-
-    @BeforeEach
-    void resetStub() {
-        stub = OpenAiStubResource.stub();
-        stub.reset();
-    }
 
     @Test
     void textAnswerStreamsAsOneMessageWithUsage() {

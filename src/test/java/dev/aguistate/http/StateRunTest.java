@@ -6,32 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.testing.OpenAiStub;
-import dev.aguistate.testing.OpenAiStubResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Shared state through a run: baseline snapshot, state in the LLM's context, tools reading and writing state. */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
-class StateRunTest {
+class StateRunTest extends StubbedLlmTest {
 
-    private final SseClient client = new SseClient(8081);
-    private OpenAiStub stub;
-
-    @BeforeEach
-    void resetStub() {
-        stub = OpenAiStubResource.stub();
-        stub.reset();
-    }
 
     private RunRequests request(String state) {
         RunRequests request = RunRequests.fresh().user("go");

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.fge.jsonpatch.JsonPatch;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.ScriptedDemo;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +73,32 @@ class ScriptedDemoModelTest {
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertTrue(stream.ofType("TOOL_CALL_START").isEmpty());
         assertTrue(text(stream).contains("scripted demo model"), text(stream));
+    }
+
+    @Test
+    void theRecipeCardFillsInLiveAndEndsAtTheAuthoritativeSnapshot() throws Exception {
+        RunRequests request = RunRequests.fresh().user("Make me a pasta recipe");
+        request.body().putObject("state");
+
+        SseClient.Stream stream = client.run("/agui/recipe", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertEquals("PredictState", stream.ofType("CUSTOM").get(0).get("name").asText());
+        JsonNode held = request.body().get("state");
+        Set<JsonNode> renders = new LinkedHashSet<>();
+        for (JsonNode event : stream.events()) {
+            if ("STATE_DELTA".equals(event.get("type").asText())) {
+                held = JsonPatch.fromJson(event.get("delta")).apply(held);
+                renders.add(held);
+            } else if ("STATE_SNAPSHOT".equals(event.get("type").asText())) {
+                assertEquals(event.get("snapshot"), held, "the predictions ended where the snapshot is");
+                held = event.get("snapshot");
+            }
+        }
+        assertTrue(renders.size() >= 3, "several intermediate recipe cards: " + renders.size());
+        assertEquals("Tomato Basil Pasta", held.at("/recipe/title").asText());
+        assertEquals(6, held.at("/recipe/ingredients").size());
+        assertTrue(text(stream).contains("Recipe updated."), text(stream));
     }
 
     private static String text(SseClient.Stream stream) {

@@ -18,6 +18,7 @@ public class StubbedLlm implements QuarkusTestProfile {
                 "agui.http.keep-alive", "300ms",
                 "agui.llm.idle-timeout", "1500ms",
                 "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
+                "agui.state.delta-interval", "0ms",
                 "agui.llm.headers.X-Test-Header", "present");
     }
 

@@ -52,6 +52,23 @@ public class TestAgents {
         return notebook("notebook").build();
     }
 
+    /** The notebook whose title, and a whole-arguments draft, are predicted while the tools' arguments stream. */
+    @Produces
+    @Singleton
+    AgentDefinition predictiveNotebook() {
+        return AgentDefinition.builder("predictive-notebook")
+                .state(StateSchema.FREE_FORM)
+                .tool(BackendTool.stateTool("set_page", "Set a page",
+                        RunRequests.parse("{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"object\"}}}"),
+                        "Page set.", Map.of("page", "page")))
+                .tool(BackendTool.stateTool("save_draft", "Save a draft",
+                        RunRequests.parse("{\"type\":\"object\"}"), "Draft saved.", Map.of("draft", "*")))
+                .tool(BackendTool.builder("clock").description("Unrelated to state").handler(args -> "12:00"))
+                .predict("page", "set_page", "page")
+                .predict("draft", "save_draft", "*")
+                .build();
+    }
+
     @Produces
     @Singleton
     AgentDefinition strictNotebook() {

@@ -1,0 +1,78 @@
+package dev.aguistate.samples;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.state.JsonType;
+import dev.aguistate.state.StateSchema;
+import dev.aguistate.tools.BackendTool;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * The AG-UI dojo's shared-state samples: a recipe card and a document, each filled in live while the LLM
+ * writes the state tool's arguments. The tools' parameter schemas carry an {@code examples} entry, which the
+ * scripted demo model streams when no LLM is configured.
+ */
+public class SharedStateAgents {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Produces
+    @Singleton
+    AgentDefinition recipe() {
+        return AgentDefinition.builder("recipe")
+                .description("A recipe assistant whose recipe card fills in while it writes (shared, predictive state).")
+                .instructions("""
+                        You are a helpful recipe assistant. The current recipe is in the shared state and the user \
+                        may have edited it. To create or change the recipe, call update_recipe with the COMPLETE \
+                        recipe, keeping everything the user did not ask to change. Use an emoji as each \
+                        ingredient's icon. After updating, summarize the change in one or two sentences; do not \
+                        repeat the recipe.""")
+                .state(StateSchema.builder()
+                        .key("recipe", "The recipe shown on the user's recipe card", JsonType.OBJECT)
+                        .build())
+                .tool(BackendTool.stateTool("update_recipe", "Create or replace the recipe on the card",
+                        resource("recipe-tool-parameters.json"), "Recipe updated.", Map.of("recipe", "recipe")))
+                .predict("recipe", "update_recipe", "recipe")
+                .build();
+    }
+
+    @Produces
+    @Singleton
+    AgentDefinition document() {
+        return AgentDefinition.builder("document")
+                .description("A writer whose document appears as it is written (shared, predictive state).")
+                .instructions("""
+                        You are a writing assistant. The current document (markdown) is in the shared state and the \
+                        user may have edited it. To write or change it, call write_document with the COMPLETE new \
+                        document. Afterwards do not repeat the document: summarize your changes in at most two \
+                        sentences.""")
+                .state(StateSchema.builder()
+                        .key("document", "The markdown document the user sees", JsonType.STRING)
+                        .build())
+                .tool(BackendTool.stateTool("write_document", "Write or replace the whole document",
+                        resource("document-tool-parameters.json"), "Document written.",
+                        Map.of("document", "document")))
+                .predict("document", "write_document", "document")
+                .build();
+    }
+
+    private static JsonNode resource(String name) {
+        try (InputStream in = SharedStateAgents.class.getResourceAsStream("/samples/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing sample resource /samples/" + name);
+            }
+            return JSON.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("sample resource /samples/" + name + " is not JSON", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.aguistate.testing;
+
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the tests that run the server against the {@link OpenAiStub} (annotate the subclass with
+ * {@code @QuarkusTest @TestProfile(StubbedLlm.class)}): a client for the test port and a stub with no
+ * leftovers from the previous test.
+ */
+public abstract class StubbedLlmTest {
+
+    protected final SseClient client = new SseClient(8081);
+    protected OpenAiStub stub;
+
+    @BeforeEach
+    void resetStub() {
+        stub = OpenAiStubResource.stub();
+        stub.reset();
+    }
+}
