@@ -18,11 +18,15 @@ import java.util.stream.Stream;
  *
  * @param state               the state schema; null when the agent keeps no state (client state passes through)
  * @param predictive          state keys predicted from tool arguments while they stream
+ * @param twoPhaseState       each run first asks the LLM for the complete new state as structured output
+ *                            (streamed to the client as a prediction, then a snapshot), then for a short summary;
+ *                            no tools are offered
  * @param raiseOnToolFailure  a failing backend tool ends the run with {@code RUN_ERROR tool_failed} instead of
  *                            telling the LLM what went wrong
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
-                              StateSchema state, List<PredictiveMapping> predictive, boolean raiseOnToolFailure) {
+                              StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
+                              boolean raiseOnToolFailure) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -54,6 +58,7 @@ public record AgentDefinition(String name, String description, String instructio
         private final List<BackendTool> tools = new ArrayList<>();
         private StateSchema state;
         private final List<PredictiveMapping> predictive = new ArrayList<>();
+        private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
 
         private Builder(String name) {
@@ -90,6 +95,12 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** Runs in two LLM calls: the new state as structured output, then a summary (the C# AG-UI sample's mode). */
+        public Builder twoPhaseState() {
+            this.twoPhaseState = true;
+            return this;
+        }
+
         public Builder raiseOnToolFailure(boolean raise) {
             this.raiseOnToolFailure = raise;
             return this;
@@ -107,7 +118,12 @@ public record AgentDefinition(String name, String description, String instructio
                         tool.outputsToState().keySet().stream()));
             }
             predictive.forEach(p -> checkStateKeys(p.tool() + " (predicted state)", Stream.of(p.stateKey())));
-            return new AgentDefinition(name, description, instructions, byName, state, predictive, raiseOnToolFailure);
+            if (twoPhaseState && (state == null || state.freeForm())) {
+                throw new IllegalArgumentException("agent " + name
+                        + " uses two-phase state, which needs a state schema with declared keys");
+            }
+            return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
+                    raiseOnToolFailure);
         }
 
         private void checkStateKeys(String user, Stream<String> keys) {

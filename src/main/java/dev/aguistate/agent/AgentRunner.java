@@ -5,11 +5,13 @@ import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
+import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
@@ -92,28 +94,44 @@ public class AgentRunner {
     }
 
     private Multi<AgUiEvent> afterRound(Run run) {
+        if (run.statePhase()) {
+            return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.applyStructuredState()),
+                    Multi.createFrom().deferred(() -> round(run)));
+        }
         Run.RoundResult result = run.finishRound();
         if (result.textOnly()) {
             return Multi.createFrom().item(run::finished);
         }
-        return invokeAll(run, result.serverCalls()).onItem().transformToMulti(outcomes -> Multi.createBy().concatenating()
-                .streams(Multi.createFrom().iterable(run.recordResults(result.serverCalls(), outcomes)),
-                        result.waitsForClient()
-                                ? Multi.createFrom().item(run::finished)
-                                : Multi.createFrom().deferred(() -> round(run))));
+        return Multi.createBy().concatenating().streams(
+                runTools(run, result.serverCalls()),
+                result.waitsForClient()
+                        ? Multi.createFrom().item(run::finished)
+                        : Multi.createFrom().deferred(() -> round(run)));
     }
 
-    /** Runs the calls concurrently on worker threads (tools may block); outcomes in call order. */
-    private static Uni<List<ToolOutcome>> invokeAll(Run run, List<Run.ServerToolCall> calls) {
-        if (calls.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        List<Uni<ToolOutcome>> invocations = calls.stream()
-                .map(call -> Uni.createFrom().item(() -> call.tool() == null
-                                ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
-                                : ToolInvoker.invoke(call.tool(), call.arguments(), run.stateInputs(call.tool())))
-                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
-                .toList();
-        return Uni.join().all(invocations).andFailFast();
+    /**
+     * Runs the calls concurrently on worker threads (tools may block). Emits the STATE_DELTAs of tools that write
+     * state while they run, then the results in call order (and a snapshot if the state changed).
+     */
+    private static Multi<AgUiEvent> runTools(Run run, List<Run.ServerToolCall> calls) {
+        return Multi.createFrom().emitter(emitter -> {
+            ToolContext context = run.toolContext(emitter::emit);
+            List<Uni<ToolOutcome>> invocations = calls.stream()
+                    .map(call -> Uni.createFrom().item(() -> call.tool() == null
+                                    ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
+                                    : ToolInvoker.invoke(call.tool(), call.arguments(), run.stateInputs(call.tool()),
+                                            context))
+                            .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
+                    .toList();
+            Cancellable running = (invocations.isEmpty()
+                    ? Uni.createFrom().item(List.<ToolOutcome>of())
+                    : Uni.join().all(invocations).andFailFast())
+                    .onItem().transform(outcomes -> run.recordResults(calls, outcomes))
+                    .subscribe().with(events -> {
+                        events.forEach(emitter::emit);
+                        emitter.complete();
+                    }, emitter::fail);
+            emitter.onCancellation(running::cancel);
+        });
     }
 }

@@ -1,6 +1,8 @@
 package dev.aguistate.agent;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,9 +19,11 @@ import dev.aguistate.protocol.Tool;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
 import dev.aguistate.state.State;
+import dev.aguistate.state.StatePatches;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -29,6 +33,10 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ResponseFormat;
+import dev.langchain4j.model.chat.request.ResponseFormatType;
+import dev.langchain4j.model.chat.request.json.JsonRawSchema;
+import dev.langchain4j.model.chat.request.json.JsonSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,6 +45,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -48,7 +57,14 @@ import org.jboss.logging.Logger;
 final class Run {
 
     private static final Logger LOG = Logger.getLogger(Run.class);
+    private static final ObjectMapper STATE_JSON = new ObjectMapper();
     static final String PREDICT_STATE = "PredictState";
+    /** The pseudo tool whose "arguments" are a two-phase agent's structured state output, for predictions. */
+    private static final String STRUCTURED_STATE = "structured_state";
+    private static final String STATE_PHASE_PROMPT = "Respond with the complete new state as a JSON object that "
+            + "matches the given schema, keeping what the user did not ask to change. Respond with the JSON only.";
+    /** The C# AG-UI sample's second call. */
+    static final String SUMMARY_PROMPT = "Please provide a concise summary of the state changes in at most two sentences.";
 
     private final AgentDefinition agent;
     private final RunAgentInput input;
@@ -128,11 +144,36 @@ final class Run {
         round = new Round(UUID.randomUUID().toString());
         if (state != null) {
             roundStartState = state.toJson();
-            if (!agent.predictive().isEmpty()) {
+            if (statePhase()) {
+                predictive = new PredictiveState(state.toJson(), agent.state().keys().stream()
+                        .map(key -> new PredictiveMapping(key.name(), STRUCTURED_STATE, key.name())).toList());
+                predictive.onToolCallStart(STRUCTURED_STATE, STRUCTURED_STATE);
+            } else if (!agent.predictive().isEmpty()) {
                 predictive = new PredictiveState(state.toJson(), agent.predictive());
             }
         }
         return true;
+    }
+
+    /** The first call of a two-phase agent: the LLM writes the new state, which streams as a prediction. */
+    synchronized boolean statePhase() {
+        return agent.twoPhaseState() && rounds == 1;
+    }
+
+    /**
+     * Ends the state phase: the LLM's JSON becomes the state and the client gets it as a snapshot.
+     *
+     * @throws RunFailure when the output is not a JSON object that fits the state schema
+     */
+    synchronized List<AgUiEvent> applyStructuredState() {
+        try {
+            state = new State(agent.state(), STATE_JSON.readTree(round.text.toString()));
+        } catch (JsonProcessingException e) {
+            throw RunFailure.invalidStateOutput("it is not JSON");
+        } catch (StateWriteException e) {
+            throw RunFailure.invalidStateOutput(e.getMessage());
+        }
+        return List.of(snapshot());
     }
 
     synchronized ChatRequest chatRequest() {
@@ -148,6 +189,18 @@ final class Run {
             messages.add(context);
         }
         messages.addAll(conversation);
+        if (statePhase()) {
+            messages.add(SystemMessage.from(STATE_PHASE_PROMPT));
+            return ChatRequest.builder().messages(messages).responseFormat(ResponseFormat.builder()
+                    .type(ResponseFormatType.JSON)
+                    .jsonSchema(JsonSchema.builder().name("state")
+                            .rootElement(JsonRawSchema.from(agent.state().toJsonSchema().toString())).build())
+                    .build()).build();
+        }
+        if (agent.twoPhaseState()) {
+            messages.add(SystemMessage.from(SUMMARY_PROMPT));
+            return ChatRequest.builder().messages(messages).build();
+        }
         return ChatRequest.builder().messages(messages).toolSpecifications(toolSpecifications).build();
     }
 
@@ -156,6 +209,9 @@ final class Run {
         List<AgUiEvent> out = new ArrayList<>(3);
         if (event instanceof ModelEvent.ReasoningDelta reasoning) {
             round.reason(reasoning.text(), out);
+        } else if (event instanceof ModelEvent.TextDelta text && statePhase()) {
+            round.text.append(text.text());
+            predict(STRUCTURED_STATE, text.text(), out);
         } else if (event instanceof ModelEvent.TextDelta text) {
             round.closeReasoning(out);
             round.text(text.text(), out);
@@ -198,10 +254,16 @@ final class Run {
     }
 
     private void appendArguments(ToolCallState call, String fragment, List<AgUiEvent> out) {
-        if (call.appendArguments(fragment, out) && predictive != null) {
-            predictive.onArguments(call.id, fragment);
-            long now = System.nanoTime();
-            if (now - lastDeltaNanos >= deltaIntervalNanos) {
+        if (call.appendArguments(fragment, out)) {
+            predict(call.id, fragment, out);
+        }
+    }
+
+    /** Feeds streamed JSON to the prediction and sends what it gained, at most once per delta interval. */
+    private void predict(String streamId, String fragment, List<AgUiEvent> out) {
+        if (predictive != null) {
+            predictive.onArguments(streamId, fragment);
+            if (System.nanoTime() - lastDeltaNanos >= deltaIntervalNanos) {
                 flushPrediction(out);
             }
         }
@@ -271,6 +333,38 @@ final class Run {
             }
         });
         return inputs;
+    }
+
+    /** A running tool's view of this run's state; {@code emit} receives the STATE_DELTA of each live write. */
+    ToolContext toolContext(Consumer<AgUiEvent> emit) {
+        return new ToolContext() {
+            @Override
+            public JsonNode state(String key) {
+                synchronized (Run.this) {
+                    return state == null ? null : state.get(key);
+                }
+            }
+
+            @Override
+            public void updateState(String key, JsonNode value) {
+                writeLive(key, value, emit);
+            }
+        };
+    }
+
+    /** Writes state for a running tool and sends the client the difference from what it holds, in order. */
+    private synchronized void writeLive(String key, JsonNode value, Consumer<AgUiEvent> emit) {
+        if (state == null) {
+            throw new IllegalStateException("agent " + agent.name() + " keeps no state");
+        }
+        state.set(key, value);
+        JsonNode now = state.toJson();
+        List<PatchOperation> patch = StatePatches.diff(clientHolds == null ? JsonNodeFactory.instance.objectNode()
+                : clientHolds, now);
+        if (!patch.isEmpty()) {
+            clientHolds = now;
+            emit.accept(new AgUiEvent.StateDelta(patch));
+        }
     }
 
     /**

@@ -19,6 +19,10 @@ public final class RunFailure extends RuntimeException {
         return new RunFailure("tool_failed", message);
     }
 
+    static RunFailure invalidStateOutput(String reason) {
+        return new RunFailure("invalid_state_output", "The model's new state was rejected: " + reason);
+    }
+
     public String code() {
         return code;
     }

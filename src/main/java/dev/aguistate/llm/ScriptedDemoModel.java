@@ -1,5 +1,6 @@
 package dev.aguistate.llm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,6 +11,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
@@ -66,7 +68,9 @@ final class ScriptedDemoModel implements StreamingModel {
 
     @Override
     public Multi<ModelEvent> stream(ChatRequest request) {
-        List<ModelEvent> events = respond(request.messages(), request.toolSpecifications());
+        List<ModelEvent> events = structuredOutputSchema(request)
+                .map(schema -> text(example(schema, "demo", null).toString(), ARGUMENT_FRAGMENT))
+                .orElseGet(() -> respond(request.messages(), request.toolSpecifications()));
         Multi<ModelEvent> items = Multi.createFrom().iterable(events);
         if (chunkDelay.isZero()) {
             return items;
@@ -89,6 +93,19 @@ final class ScriptedDemoModel implements StreamingModel {
             return text(LONG_STORY);
         }
         return text(greeting(said, tools));
+    }
+
+    /** The JSON Schema the request asks the answer to follow, if any. */
+    private static Optional<JsonNode> structuredOutputSchema(ChatRequest request) {
+        if (request.responseFormat() == null || request.responseFormat().jsonSchema() == null
+                || !(request.responseFormat().jsonSchema().rootElement() instanceof JsonRawSchema raw)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readTree(raw.schema()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("response format schema is not JSON", e);
+        }
     }
 
     private static String userText(UserMessage user) {
@@ -116,8 +133,7 @@ final class ScriptedDemoModel implements StreamingModel {
         String id = "call_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
         String arguments = example(ToolSchemas.parameters(tool), topic(said), null).toString();
         List<ModelEvent> events = new ArrayList<>();
-        for (int i = 0; i < arguments.length(); i += ARGUMENT_FRAGMENT) {
-            String fragment = arguments.substring(i, Math.min(arguments.length(), i + ARGUMENT_FRAGMENT));
+        for (String fragment : pieces(arguments, ARGUMENT_FRAGMENT)) {
             events.add(new ModelEvent.ToolCallDelta(0, id, tool.name(), fragment));
         }
         events.add(new ModelEvent.ToolCallCompleted(0, id, tool.name(), arguments));
@@ -206,6 +222,7 @@ final class ScriptedDemoModel implements StreamingModel {
         return text.toString();
     }
 
+    /** Text streamed word by word. */
     private static List<ModelEvent> text(String text) {
         List<ModelEvent> events = new ArrayList<>();
         Matcher word = Pattern.compile("\\S+\\s*").matcher(text);
@@ -214,6 +231,24 @@ final class ScriptedDemoModel implements StreamingModel {
         }
         events.add(completed(events.size()));
         return events;
+    }
+
+    /** Text streamed in fixed-size pieces, as JSON output is. */
+    private static List<ModelEvent> text(String text, int pieceLength) {
+        List<ModelEvent> events = new ArrayList<>();
+        for (String piece : pieces(text, pieceLength)) {
+            events.add(new ModelEvent.TextDelta(piece));
+        }
+        events.add(completed(events.size()));
+        return events;
+    }
+
+    private static List<String> pieces(String text, int length) {
+        List<String> pieces = new ArrayList<>();
+        for (int i = 0; i < text.length(); i += length) {
+            pieces.add(text.substring(i, Math.min(text.length(), i + length)));
+        }
+        return pieces;
     }
 
     private static ModelEvent completed(int outputTokens) {

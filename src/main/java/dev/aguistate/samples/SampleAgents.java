@@ -20,7 +20,7 @@ public class SampleAgents {
                 .tool(BackendTool.builder("get_weather")
                         .description("Get the current weather for a location.")
                         .stringParameter("location", "City or place name, e.g. Paris", true)
-                        .handler(args -> Weather.forLocation(args.path("location").asText("")).toJson()))
+                        .handler((args, context) -> Weather.forLocation(args.path("location").asText("")).toJson()))
                 .build();
     }
 }

@@ -3,20 +3,28 @@ package dev.aguistate.samples;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.state.JsonType;
+import dev.aguistate.state.MergeHandlers;
+import dev.aguistate.state.StateKey;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.ToolContext;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 
 /**
  * The AG-UI dojo's shared-state samples: a recipe card and a document, each filled in live while the LLM
- * writes the state tool's arguments. The tools' parameter schemas carry an {@code examples} entry, which the
+ * writes the state tool's arguments, and a task list worked through step by step. The tools' parameter schemas carry an {@code examples} entry, which the
  * scripted demo model streams when no LLM is configured.
  */
 public class SharedStateAgents {
@@ -61,6 +69,46 @@ public class SharedStateAgents {
                         Map.of("document", "document")))
                 .predict("document", "write_document", "document")
                 .build();
+    }
+
+    /**
+     * Agentic generative UI: the plan streams into {@code steps} as the LLM writes it, then the tool works through
+     * it and each finished step reaches the client as one small STATE_DELTA.
+     */
+    @Produces
+    @Singleton
+    AgentDefinition tasks(@ConfigProperty(name = "agui.samples.task-step-delay", defaultValue = "600ms")
+                          Duration stepDelay) {
+        return AgentDefinition.builder("tasks")
+                .description("Plans a task as steps and works through them while you watch (agentic generative UI).")
+                .instructions("""
+                        You help the user get things done. For any task, call execute_steps with 4 to 8 short,                         concrete steps in the imperative, all with status "pending"; the tool carries them out.                         Afterwards say in one sentence that the task is done.""")
+                .state(StateSchema.builder()
+                        .key(new StateKey("steps", EnumSet.of(JsonType.ARRAY), "The plan's steps and their status",
+                                null, MergeHandlers.REPLACE))
+                        .build())
+                .tool(BackendTool.builder("execute_steps")
+                        .description("Carry out a plan, step by step")
+                        .parameters(resource("tasks-tool-parameters.json"))
+                        .handler((args, context) -> executeSteps(args, context, stepDelay)))
+                .predict("steps", "execute_steps", "steps")
+                .build();
+    }
+
+    private static String executeSteps(JsonNode args, ToolContext context, Duration stepDelay)
+            throws InterruptedException {
+        if (!args.path("steps").isArray()) {
+            throw new IllegalArgumentException("steps must be an array of {description, status}");
+        }
+        ArrayNode steps = args.get("steps").deepCopy();
+        steps.forEach(step -> ((ObjectNode) step).put("status", "pending"));
+        context.updateState("steps", steps);
+        for (JsonNode step : steps) {
+            Thread.sleep(stepDelay.toMillis()); // stands in for the real work of a step
+            ((ObjectNode) step).put("status", "completed");
+            context.updateState("steps", steps.deepCopy());
+        }
+        return "Completed all " + steps.size() + " steps.";
     }
 
     private static JsonNode resource(String name) {

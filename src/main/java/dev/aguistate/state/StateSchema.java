@@ -36,6 +36,25 @@ public final class StateSchema {
         return keys.values();
     }
 
+    /** The whole state as a JSON Schema object (every key required, no others), e.g. for structured output. */
+    public ObjectNode toJsonSchema() {
+        ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        for (StateKey key : keys.values()) {
+            ObjectNode property = properties.putObject(key.name());
+            if (key.types().size() == 1) {
+                property.put("type", key.types().iterator().next().schemaName());
+            } else {
+                key.types().stream().map(JsonType::schemaName).sorted().forEach(property.putArray("type")::add);
+            }
+            if (!key.description().isBlank()) {
+                property.put("description", key.description());
+            }
+        }
+        keys.keySet().forEach(schema.putArray("required")::add);
+        return schema.put("additionalProperties", false);
+    }
+
     /** An object holding the declared defaults. */
     public ObjectNode defaults() {
         ObjectNode defaults = JsonNodeFactory.instance.objectNode();
@@ -83,6 +102,11 @@ public final class StateSchema {
         }
 
         public Builder key(StateKey key) {
+            if (key.defaultValue() != null && !key.accepts(key.defaultValue())) {
+                throw new IllegalArgumentException("the default of state key " + key.name() + " is "
+                        + JsonType.of(key.defaultValue()).schemaName() + ", but the key expects "
+                        + key.typeDescription());
+            }
             if (keys.put(key.name(), key) != null) {
                 throw new IllegalArgumentException("state key " + key.name() + " is declared twice");
             }

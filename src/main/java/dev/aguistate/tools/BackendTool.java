@@ -20,9 +20,10 @@ import java.util.function.BinaryOperator;
 public record BackendTool(String name, String description, JsonNode parameters, Handler handler,
                           Map<String, String> inputsFromState, Map<String, StateOutput> outputsToState) {
 
+    /** The tool's code: runs on a worker thread and may block. */
     @FunctionalInterface
     public interface Handler {
-        Object invoke(JsonNode arguments) throws Exception;
+        Object invoke(JsonNode arguments, ToolContext context) throws Exception;
     }
 
     public BackendTool {
@@ -64,8 +65,8 @@ public record BackendTool(String name, String description, JsonNode parameters, 
         Map<String, StateOutput> outputs = new LinkedHashMap<>();
         argumentsByStateKey.forEach((key, argument) ->
                 outputs.put(key, new StateOutput("*".equals(argument) ? null : argument, null)));
-        return new BackendTool(name, description, parameters, args -> new ToolResult(resultText, args), Map.of(),
-                outputs);
+        return new BackendTool(name, description, parameters, (args, context) -> new ToolResult(resultText, args),
+                Map.of(), outputs);
     }
 
     public static Builder builder(String name) {

@@ -16,11 +16,12 @@ public final class ToolInvoker {
     private ToolInvoker() {}
 
     /** @param stateInputs parameter name → value read from state, for the tool's {@code inputsFromState} */
-    public static ToolOutcome invoke(BackendTool tool, String argumentsJson, Map<String, JsonNode> stateInputs) {
+    public static ToolOutcome invoke(BackendTool tool, String argumentsJson, Map<String, JsonNode> stateInputs,
+                                     ToolContext context) {
         try {
             ObjectNode arguments = arguments(tool, argumentsJson);
             arguments.setAll(stateInputs);
-            return success(tool.handler().invoke(arguments));
+            return success(tool.handler().invoke(arguments, context));
         } catch (ToolFailure failure) {
             return new ToolOutcome.Failure(failure);
         } catch (Exception e) {

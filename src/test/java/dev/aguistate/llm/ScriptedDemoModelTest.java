@@ -3,6 +3,7 @@ package dev.aguistate.llm;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,7 @@ import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -99,6 +101,49 @@ class ScriptedDemoModelTest {
         assertEquals("Tomato Basil Pasta", held.at("/recipe/title").asText());
         assertEquals(6, held.at("/recipe/ingredients").size());
         assertTrue(text(stream).contains("Recipe updated."), text(stream));
+    }
+
+    @Test
+    void theTaskListStreamsInThenTicksOffOneStepPerSmallDelta() throws Exception {
+        RunRequests request = RunRequests.fresh().user("Plan the steps to bake a cake");
+        request.body().putObject("state");
+
+        SseClient.Stream stream = client.run("/agui/tasks", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        List<String> types = stream.types();
+        int end = types.indexOf("TOOL_CALL_END");
+        int result = types.indexOf("TOOL_CALL_RESULT");
+        List<JsonNode> progress = stream.events().subList(end + 1, result).stream()
+                .filter(e -> "STATE_DELTA".equals(e.get("type").asText())).toList();
+        assertEquals(5, progress.size(), "one delta per finished step: " + types);
+        for (int i = 0; i < progress.size(); i++) {
+            assertEquals(RunRequests.JSON.readTree("[{\"op\":\"replace\",\"path\":\"/steps/" + i
+                    + "/status\",\"value\":\"completed\"}]"), progress.get(i).get("delta"));
+        }
+        JsonNode held = request.body().get("state");
+        for (JsonNode event : stream.events()) {
+            if ("STATE_DELTA".equals(event.get("type").asText())) {
+                held = JsonPatch.fromJson(event.get("delta")).apply(held);
+            } else if ("STATE_SNAPSHOT".equals(event.get("type").asText())) {
+                assertEquals(event.get("snapshot"), held);
+            }
+        }
+        held.get("steps").forEach(step -> assertEquals("completed", step.get("status").asText()));
+    }
+
+    @Test
+    void aTwoPhaseAgentGetsStateThatFitsItsSchemaThenASummary() {
+        RunRequests request = RunRequests.fresh().user("Tidy up my notebook");
+
+        SseClient.Stream stream = client.run("/agui/two-phase-notebook", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        JsonNode state = stream.ofType("STATE_SNAPSHOT").get(stream.ofType("STATE_SNAPSHOT").size() - 1)
+                .get("snapshot");
+        assertTrue(state.get("title").isTextual() && state.get("notes").isArray() && state.get("pages").isInt(),
+                state.toString());
+        assertFalse(text(stream).isBlank(), "the summary call answered in text");
     }
 
     private static String text(SseClient.Stream stream) {

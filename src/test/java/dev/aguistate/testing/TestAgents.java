@@ -28,22 +28,22 @@ public class TestAgents {
                         .description("Add a note")
                         .stringParameter("text", "the note", true)
                         .outputToState("notes", "added")
-                        .handler(args -> JsonNodeFactory.instance.objectNode()
+                        .handler((args, context) -> JsonNodeFactory.instance.objectNode()
                                 .set("added", JsonNodeFactory.instance.arrayNode().add(args.get("text").asText()))))
                 .tool(BackendTool.builder("describe_title")
                         .description("Describe the notebook's title")
                         .stringParameter("title", "filled from state", true)
                         .stringParameter("style", "how to describe it", false)
                         .inputFromState("title", "title")
-                        .handler(args -> "The title is " + args.get("title").asText()))
+                        .handler((args, context) -> "The title is " + args.get("title").asText()))
                 .tool(BackendTool.builder("count_pages_wrongly")
                         .description("Writes text where the schema wants an integer")
                         .outputToState("pages", null)
-                        .handler(args -> "many"))
+                        .handler((args, context) -> "many"))
                 .tool(BackendTool.stateTool("set_title", "Set the title",
                         RunRequests.parse("{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"),
                         "Title updated.", Map.of("title", "title")))
-                .tool(BackendTool.builder("clock").description("Unrelated to state").handler(args -> "12:00"));
+                .tool(BackendTool.builder("clock").description("Unrelated to state").handler((args, context) -> "12:00"));
     }
 
     @Produces
@@ -63,10 +63,17 @@ public class TestAgents {
                         "Page set.", Map.of("page", "page")))
                 .tool(BackendTool.stateTool("save_draft", "Save a draft",
                         RunRequests.parse("{\"type\":\"object\"}"), "Draft saved.", Map.of("draft", "*")))
-                .tool(BackendTool.builder("clock").description("Unrelated to state").handler(args -> "12:00"))
+                .tool(BackendTool.builder("clock").description("Unrelated to state").handler((args, context) -> "12:00"))
                 .predict("page", "set_page", "page")
                 .predict("draft", "save_draft", "*")
                 .build();
+    }
+
+    /** The notebook in two-phase mode: the LLM writes the new state as JSON, then a summary. */
+    @Produces
+    @Singleton
+    AgentDefinition twoPhaseNotebook() {
+        return AgentDefinition.builder("two-phase-notebook").state(NOTEBOOK).twoPhaseState().build();
     }
 
     @Produces
@@ -82,7 +89,7 @@ public class TestAgents {
                 .description("test agent with a tool that throws")
                 .tool(BackendTool.builder("explode")
                         .description("always fails")
-                        .handler(args -> {
+                        .handler((args, context) -> {
                             throw new IllegalStateException("the fuse was lit");
                         }))
                 .build();

@@ -1,0 +1,20 @@
+package dev.aguistate.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** What a running backend tool may do besides returning its result: read and write the run's shared state. */
+public interface ToolContext {
+
+    /** A copy of the state key's current value, or null when the state has no such key. */
+    JsonNode state(String key);
+
+    /**
+     * Merges {@code value} into the state key now (with the key's handler) and shows the change to the client at
+     * once as a small STATE_DELTA — for tools that report progress, like a task list ticking off steps. Unlike
+     * {@code outputsToState}, each write stands on its own: a later failure of the tool does not undo it.
+     *
+     * @throws IllegalStateException when the agent keeps no state
+     * @throws dev.aguistate.state.StateWriteException when the value does not fit the state schema
+     */
+    void updateState(String key, JsonNode value);
+}
