@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class StateSchema {
     private final Map<String, StateKey> keys;
 
     private StateSchema(Map<String, StateKey> keys) {
-        this.keys = Map.copyOf(keys);
+        this.keys = Collections.unmodifiableMap(new LinkedHashMap<>(keys)); // declaration order, stable prompts
     }
 
     public boolean freeForm() {
