@@ -1,0 +1,179 @@
+package dev.aguistate.agent;
+
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.state.JsonType;
+import dev.aguistate.state.MergeHandlers;
+import dev.aguistate.state.PredictiveMapping;
+import dev.aguistate.state.StateKey;
+import dev.aguistate.state.StateSchema;
+import dev.aguistate.tools.BackendTool;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * An agents file as Jackson binds it (format: docs/declarative-agents.md), and how each entry becomes the Java
+ * API's objects. The agent, state and tool builders do the checking; problems are {@link IllegalArgumentException}s
+ * like theirs, prefixed with where in the agent entry they are, so that {@link AgentsFile} adds the file and the
+ * agent in one place.
+ */
+final class AgentsFileModel {
+
+    private AgentsFileModel() {}
+
+    /** The agents stay JSON here: each is bound on its own, so that a binding error can name its agent. */
+    record Document(List<JsonNode> agents) {}
+
+    record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
+                      List<StateToolEntry> stateTools, List<PredictionEntry> predictive, boolean twoPhaseState,
+                      boolean raiseOnToolFailure) {
+
+        AgentEntry {
+            stateTools = stateTools == null ? List.of() : stateTools;
+            predictive = predictive == null ? List.of() : predictive;
+        }
+
+        AgentDefinition toDefinition() {
+            AgentDefinition.Builder agent = AgentDefinition.builder(required(name, "name"))
+                    .description(description)
+                    .instructions(instructions)
+                    .raiseOnToolFailure(raiseOnToolFailure);
+            if (state != null) {
+                StateSchema.Builder schema = StateSchema.builder();
+                state.forEach((key, entry) -> schema.key(at("state key '" + key + "'", () -> entry.toStateKey(key))));
+                agent.state(schema.build());
+            }
+            mapAt("stateTools", stateTools, StateToolEntry::name, StateToolEntry::toTool).forEach(agent::tool);
+            // the builder reports a duplicate tool name; here the first one is enough
+            Map<String, StateToolEntry> toolsByName = stateTools.stream()
+                    .collect(Collectors.toMap(StateToolEntry::name, tool -> tool, (first, duplicate) -> first,
+                            LinkedHashMap::new));
+            mapAt("predictive", predictive, prediction -> null, prediction -> prediction.toMapping(toolsByName))
+                    .forEach(mapping -> agent.predict(mapping.stateKey(), mapping.tool(), mapping.toolArgument()));
+            if (twoPhaseState) {
+                agent.twoPhaseState();
+            }
+            return agent.build();
+        }
+    }
+
+    /**
+     * {@code type} is one name or a list of them (a union); none means any JSON. A list may hold YAML's unquoted
+     * {@code null}, which YAML reads as a null rather than as the type's name: both mean the null type.
+     */
+    record StateKeyEntry(@JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+                         @JsonSetter(contentNulls = Nulls.SET) List<String> type,
+                         String description, @JsonProperty("default") JsonNode defaultValue, String merge) {
+
+        private static final Map<String, BinaryOperator<JsonNode>> MERGE_HANDLERS = Map.of(
+                "replace", MergeHandlers.REPLACE,
+                "concatenate", MergeHandlers.CONCATENATE,
+                "mergeObject", MergeHandlers.MERGE_OBJECT);
+
+        StateKey toStateKey(String name) {
+            Set<JsonType> types = type == null ? Set.of() : type.stream()
+                    .map(typeName -> typeName == null ? JsonType.NULL : JsonType.fromSchemaName(typeName))
+                    .collect(Collectors.toCollection(() -> EnumSet.noneOf(JsonType.class)));
+            return new StateKey(name, types, description, defaultValue, merge == null ? null : mergeHandler());
+        }
+
+        private BinaryOperator<JsonNode> mergeHandler() {
+            BinaryOperator<JsonNode> handler = MERGE_HANDLERS.get(merge);
+            if (handler == null) {
+                throw new IllegalArgumentException("unknown merge '" + merge
+                        + "' (expected replace, concatenate or mergeObject)");
+            }
+            return handler;
+        }
+    }
+
+    /** {@code writes} maps a state key to the argument it takes ({@code "*"}: all the arguments). */
+    record StateToolEntry(String name, String description, JsonNode parameters, String result,
+                          Map<String, String> writes) {
+
+        BackendTool toTool() {
+            if (parameters != null && !parameters.isObject()) {
+                throw new IllegalArgumentException("parameters must be a JSON Schema object");
+            }
+            required(writes, "writes").values().stream().filter(argument -> !"*".equals(argument))
+                    .forEach(this::checkArgument);
+            return BackendTool.stateTool(required(name, "name"), description, parameters, required(result, "result"),
+                    writes);
+        }
+
+        /**
+         * A misspelt argument would write (or predict) nothing, silently; so a named argument must be one of the
+         * parameters' properties, when they list any.
+         */
+        void checkArgument(String argument) {
+            JsonNode properties = parameters == null ? null : parameters.get("properties");
+            if (properties != null && properties.isObject() && !properties.has(argument)) {
+                List<String> declared = new ArrayList<>();
+                properties.fieldNames().forEachRemaining(declared::add);
+                throw new IllegalArgumentException("argument '" + argument + "' is not one of the parameters "
+                        + declared);
+            }
+        }
+    }
+
+    /** {@code toolArgument} omitted or {@code "*"}: the state key shows all the arguments. */
+    record PredictionEntry(String stateKey, String tool, String toolArgument) {
+
+        /** Only a declared state tool can be predicted: a misspelt tool name would never match a call. */
+        PredictiveMapping toMapping(Map<String, StateToolEntry> stateTools) {
+            PredictiveMapping mapping = new PredictiveMapping(required(stateKey, "stateKey"), required(tool, "tool"),
+                    toolArgument);
+            StateToolEntry target = stateTools.get(tool);
+            if (target == null) {
+                throw new IllegalArgumentException("tool '" + tool + "' is not one of this agent's stateTools "
+                        + stateTools.keySet());
+            }
+            if (!mapping.wholeArguments()) {
+                target.checkArgument(toolArgument);
+            }
+            return mapping;
+        }
+    }
+
+    /** Where an entry is, for messages: {@code stateTools[0] 'set_itinerary'}, or without the name if it has none. */
+    static String label(String list, int index, String name) {
+        return list + "[" + index + "]" + (name == null ? "" : " '" + name + "'");
+    }
+
+    private static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("missing required field '" + field + "'");
+        }
+        return value;
+    }
+
+    /** Maps each entry, prefixing a problem with where the entry is. */
+    private static <T, R> List<R> mapAt(String list, List<T> entries, Function<T, String> name, Function<T, R> step) {
+        List<R> results = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            T entry = entries.get(i);
+            results.add(at(label(list, i, name.apply(entry)), () -> step.apply(entry)));
+        }
+        return results;
+    }
+
+    /** Runs {@code step}, prefixing a problem it reports with {@code where}. */
+    private static <T> T at(String where, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+package dev.aguistate.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.aguistate.state.JsonType;
+import dev.aguistate.state.MergeHandlers;
+import dev.aguistate.state.PredictiveMapping;
+import dev.aguistate.state.StateKey;
+import dev.aguistate.state.StateSchema;
+import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.StateOutput;
+import dev.aguistate.tools.ToolInvoker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BinaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AgentsFileTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final String YAML_AGENTS = """
+            agents:
+              - name: planner
+                description: Plans things
+                instructions: |
+                  Plan carefully.
+                  Use the tools.
+                state:
+                  plan:
+                    type: object
+                    description: The plan
+                    default: {steps: []}
+                  title:
+                    type: [string, null]
+                    description: The plan's title
+                    default: null
+                  log:
+                    type: array
+                  tags:
+                    type: array
+                    merge: replace
+                  settings:
+                    type: object
+                    merge: mergeObject
+                  anything: {}
+                stateTools:
+                  - name: set_plan
+                    description: Replace the plan
+                    parameters: {type: object, properties: {plan: {type: object}, title: {type: [string, "null"]}}}
+                    result: Plan updated.
+                    writes: {plan: plan, title: title}
+                  - name: save_settings
+                    description: Save settings
+                    result: Saved.
+                    writes: {settings: "*"}
+                predictive:
+                  - {stateKey: plan, tool: set_plan, toolArgument: plan}
+                  - {stateKey: settings, tool: save_settings}
+                raiseOnToolFailure: true
+              - name: scratchpad
+                state: {}
+              - name: plain
+              - name: form
+                twoPhaseState: true
+                state:
+                  answer: {type: string}
+            """;
+
+    private static final String JSON_AGENTS = """
+            {"agents": [
+              {"name": "planner", "description": "Plans things", "instructions": "Plan carefully.\\nUse the tools.\\n",
+               "state": {
+                 "plan": {"type": "object", "description": "The plan", "default": {"steps": []}},
+                 "title": {"type": ["string", "null"], "description": "The plan's title", "default": null},
+                 "log": {"type": "array"},
+                 "tags": {"type": "array", "merge": "replace"},
+                 "settings": {"type": "object", "merge": "mergeObject"},
+                 "anything": {}},
+               "stateTools": [
+                 {"name": "set_plan", "description": "Replace the plan",
+                  "parameters": {"type": "object",
+                                 "properties": {"plan": {"type": "object"}, "title": {"type": ["string", "null"]}}},
+                  "result": "Plan updated.", "writes": {"plan": "plan", "title": "title"}},
+                 {"name": "save_settings", "description": "Save settings", "result": "Saved.",
+                  "writes": {"settings": "*"}}],
+               "predictive": [
+                 {"stateKey": "plan", "tool": "set_plan", "toolArgument": "plan"},
+                 {"stateKey": "settings", "tool": "save_settings"}],
+               "raiseOnToolFailure": true},
+              {"name": "scratchpad", "state": {}},
+              {"name": "plain"},
+              {"name": "form", "twoPhaseState": true, "state": {"answer": {"type": "string"}}}
+            ]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void yamlAndJsonDeclareTheSameAgents() throws IOException {
+        List<AgentDefinition> fromYaml = AgentsFile.load(write("agents.yaml", YAML_AGENTS));
+        // indented with tabs, as JSON often is and YAML may not be
+        List<AgentDefinition> fromJson = AgentsFile.load(write("agents.json", JSON_AGENTS.replace("  ", "\t")));
+
+        assertEquals(List.of("planner", "scratchpad", "plain", "form"), fromYaml.stream().map(AgentDefinition::name).toList());
+        assertEquals(fromYaml.stream().map(AgentsFileTest::summary).toList(),
+                fromJson.stream().map(AgentsFileTest::summary).toList());
+    }
+
+    @Test
+    void anAgentGetsItsTextsSchemaToolsAndPredictions() throws IOException {
+        AgentDefinition planner = AgentsFile.load(write("agents.yaml", YAML_AGENTS)).get(0);
+
+        assertEquals("Plans things", planner.description());
+        assertEquals("Plan carefully.\nUse the tools.\n", planner.instructions());
+        assertTrue(planner.raiseOnToolFailure());
+        StateSchema state = planner.state();
+        assertEquals(Set.of(JsonType.OBJECT), key(state, "plan").types());
+        assertEquals(Set.of(JsonType.STRING, JsonType.NULL), key(state, "title").types(), "YAML's bare null is the type");
+        assertEquals(Set.of(JsonType.values()), key(state, "anything").types(), "no type: any JSON");
+        assertEquals("The plan's title", key(state, "title").description());
+        assertEquals(json("{\"plan\":{\"steps\":[]},\"title\":null}"), state.defaults());
+        assertEquals(List.of(new PredictiveMapping("plan", "set_plan", "plan"),
+                new PredictiveMapping("settings", "save_settings", null)), planner.predictive());
+        assertTrue(planner.predictive().get(1).wholeArguments());
+
+        BackendTool setPlan = planner.tool("set_plan").orElseThrow();
+        assertEquals("Replace the plan", setPlan.description());
+        assertEquals(json("{\"type\":\"object\",\"properties\":{\"plan\":{\"type\":\"object\"},"
+                + "\"title\":{\"type\":[\"string\",\"null\"]}}}"), setPlan.parameters());
+        assertEquals(Map.of("plan", new StateOutput("plan", null), "title", new StateOutput("title", null)),
+                setPlan.outputsToState());
+        assertEquals("Plan updated.", resultText(setPlan));
+        assertEquals(Map.of("settings", new StateOutput(null, null)),
+                planner.tool("save_settings").orElseThrow().outputsToState(), "\"*\" writes all the arguments");
+        assertEquals("Saved.", resultText(planner.tool("save_settings").orElseThrow()));
+    }
+
+    @Test
+    void mergeNamesPickTheHandlersAndTheDefaultDependsOnTheType() throws IOException {
+        StateSchema state = AgentsFile.load(write("agents.yaml", YAML_AGENTS)).get(0).state();
+        JsonNode current = json("[1]");
+        JsonNode written = json("[2]");
+
+        assertEquals(json("[1,2]"), key(state, "log").handler().apply(current, written), "array-only: concatenate");
+        assertEquals(json("[2]"), key(state, "tags").handler().apply(current, written), "merge: replace");
+        assertEquals(json("{\"a\":1,\"b\":2}"),
+                key(state, "settings").handler().apply(json("{\"a\":1}"), json("{\"b\":2}")), "merge: mergeObject");
+        assertEquals(json("{\"b\":2}"), key(state, "plan").handler().apply(json("{\"a\":1}"), json("{\"b\":2}")),
+                "object: replace");
+    }
+
+    @Test
+    void emptyStateIsFreeFormNoStateIsNoneAndTwoPhaseIsOptIn() throws IOException {
+        List<AgentDefinition> agents = AgentsFile.load(write("agents.yaml", YAML_AGENTS));
+
+        assertTrue(agents.get(1).state().freeForm());
+        assertFalse(agents.get(2).hasState());
+        assertTrue(agents.get(2).tools().isEmpty());
+        assertFalse(agents.get(0).twoPhaseState());
+        assertTrue(agents.get(3).twoPhaseState());
+    }
+
+    @Test
+    void theExampleFileLoads() {
+        AgentDefinition planner = AgentsFile.load(Path.of("examples/agents.yaml")).get(0);
+
+        assertEquals("trip-planner", planner.name());
+        assertEquals(Set.of("set_itinerary", "remember_preferences"), planner.tools().keySet());
+        assertEquals(List.of(new PredictiveMapping("itinerary", "set_itinerary", "itinerary")), planner.predictive());
+        assertSame(MergeHandlers.MERGE_OBJECT, key(planner.state(), "preferences").handler());
+    }
+
+    static Stream<Arguments> brokenFiles() {
+        String agent = "agents:\n  - name: trip\n";
+        String state = agent + "    state:\n      stops: {type: array}\n";
+        String tool = "    stateTools:\n      - {name: set_stops, result: ok, writes: {stops: stops},"
+                + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
+        return Stream.of(
+                Arguments.of("unknown agent field", agent + "    descripton: typo\n",
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected description, instructions, name,"),
+                Arguments.of("unknown nested field", state + "    stateTools:\n      - {name: x, reslt: ok}\n",
+                        "agents[0] 'trip': ", "stateTools[0]: unknown field 'reslt'"),
+                Arguments.of("unknown state key field", state.replace("{type: array}", "{typ: array}"),
+                        "agents[0] 'trip': ", "state.stops: unknown field 'typ' (expected default, description, merge,"
+                                + " type)"),
+                Arguments.of("unknown top-level field", "agent:\n  - name: trip\n",
+                        "", "unknown field 'agent' (expected agents)"),
+                Arguments.of("no agents", "{}\n", "", "missing required field 'agents'"),
+                Arguments.of("empty file", "", "", "the file is empty"),
+                Arguments.of("not YAML", "agents: [name: x\n", "", "not valid YAML: expected ',' or ']', but"
+                        + " got <stream end> while parsing a flow sequence (line 2, column 1)"),
+                Arguments.of("a field written twice", state + "      stops: {type: object}\n",
+                        "", "not valid YAML: Duplicate field 'stops' (line 5, column 12)"),
+                Arguments.of("wrong shape", state + "    stateTools: {name: x}\n",
+                        "agents[0] 'trip': ", "stateTools: expected a list"),
+                Arguments.of("an empty list entry", state + "    stateTools: [~]\n",
+                        "agents[0] 'trip': ", "stateTools[0]: expected an object"),
+                Arguments.of("an empty agent entry", "agents: [~]\n", "", "agents[0]: expected an object"),
+                Arguments.of("agent without a name", "agents:\n  - description: nameless\n",
+                        "agents[0]: ", "missing required field 'name'"),
+                Arguments.of("tool without a result", state + "    stateTools:\n      - {name: set_stops, writes: {}}\n",
+                        "agents[0] 'trip': ", "stateTools[0] 'set_stops': missing required field 'result'"),
+                Arguments.of("prediction without a tool", state + tool + "    predictive:\n      - {stateKey: stops}\n",
+                        "agents[0] 'trip': ", "predictive[0]: missing required field 'tool'"),
+                Arguments.of("bad type name", state.replace("array", "strin"),
+                        "agents[0] 'trip': ", "state key 'stops': unknown JSON Schema type 'strin' (expected string,"),
+                Arguments.of("bad merge name", state.replace("array}", "array, merge: append}"),
+                        "agents[0] 'trip': ", "state key 'stops': unknown merge 'append' (expected replace,"),
+                Arguments.of("default of another type", state.replace("array}", "array, default: {}}"),
+                        "agents[0] 'trip': ", "the default of state key stops is object, but the key expects array"),
+                Arguments.of("duplicate agent name", state + "  - name: trip\n",
+                        "agents[1] 'trip': ", "the name is already used by agents[0] 'trip'"),
+                Arguments.of("prediction of an undeclared tool",
+                        state + tool + "    predictive:\n      - {stateKey: stops, tool: set_stop}\n",
+                        "agents[0] 'trip': ", "predictive[0]: tool 'set_stop' is not one of this agent's stateTools"
+                                + " [set_stops]"),
+                Arguments.of("prediction of an undeclared argument", state + tool
+                                + "    predictive:\n      - {stateKey: stops, tool: set_stops, toolArgument: stop}\n",
+                        "agents[0] 'trip': ", "predictive[0]: argument 'stop' is not one of the parameters [stops]"),
+                Arguments.of("write of an undeclared argument", state + tool.replace("{stops: stops}", "{stops: stop}"),
+                        "agents[0] 'trip': ", "stateTools[0] 'set_stops': argument 'stop' is not one of the parameters"),
+                Arguments.of("write of an undeclared state key", state + tool.replace("{stops: stops}", "{stop: stops}"),
+                        "agents[0] 'trip': ", "uses state key 'stop', which the state schema does not declare"),
+                Arguments.of("prediction of an undeclared state key",
+                        state + tool + "    predictive:\n      - {stateKey: stop, tool: set_stops}\n",
+                        "agents[0] 'trip': ", "uses state key 'stop', which the state schema does not declare"),
+                Arguments.of("state tool of an agent without state", agent + tool,
+                        "agents[0] 'trip': ", "uses state, but the agent declares none"),
+                Arguments.of("two-phase state without declared keys", agent + "    twoPhaseState: true\n    state: {}\n",
+                        "agents[0] 'trip': ", "uses two-phase state, which needs a state schema with declared keys"),
+                Arguments.of("invalid agent name", "agents:\n  - name: Trip Planner\n",
+                        "agents[0] 'Trip Planner': ", "agent name must match"),
+                Arguments.of("invalid tool name", state + tool.replace("name: set_stops", "name: set stops"),
+                        "agents[0] 'trip': ", "stateTools[0] 'set stops': tool name must match"),
+                Arguments.of("parameters that are not a schema object",
+                        state + tool.replace("parameters: {type: object, properties: {stops: {type: array}}}",
+                                "parameters: [stops]"),
+                        "agents[0] 'trip': ", "stateTools[0] 'set_stops': parameters must be a JSON Schema object"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenFiles")
+    void aBrokenFileIsRejectedNamingTheFileTheAgentAndTheProblem(String name, String content, String agent,
+                                                                 String problem) throws IOException {
+        Path file = write("my-agents.yaml", content);
+
+        AgentsFileException e = assertThrows(AgentsFileException.class, () -> AgentsFile.load(file));
+
+        assertTrue(e.getMessage().startsWith(file + ": " + agent), e.getMessage());
+        assertTrue(e.getMessage().contains(problem), e.getMessage());
+    }
+
+    @Test
+    void aJsonFileGetsJsonParsingAndErrors() throws IOException {
+        Path file = write("my-agents.json", "{\"agents\": [\n  {\"name\": \"trip\",}\n]}");
+
+        AgentsFileException e = assertThrows(AgentsFileException.class, () -> AgentsFile.load(file));
+
+        assertTrue(e.getMessage().startsWith(file + ": not valid JSON: Unexpected character ('}'"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("(line 2, column 19)"), e.getMessage());
+    }
+
+    @Test
+    void aMissingFileIsNamedWithWhereItWasLookedFor() {
+        Path file = dir.resolve("nowhere.yaml");
+
+        AgentsFileException e = assertThrows(AgentsFileException.class, () -> AgentsFile.load(file));
+
+        assertEquals(file + ": no such file (looked for " + file.toAbsolutePath() + ")", e.getMessage());
+        assertEquals(0, e.getStackTrace().length, "a start-up message, not a stack trace");
+    }
+
+    /** A definition in comparable form: handlers are lambdas, so tools show their result text and keys their merge. */
+    private static String summary(AgentDefinition agent) {
+        StringBuilder summary = new StringBuilder(agent.name()).append(' ').append(agent.description()).append(' ')
+                .append(agent.instructions()).append(" raise=").append(agent.raiseOnToolFailure())
+                .append(" twoPhase=").append(agent.twoPhaseState());
+        if (agent.hasState()) {
+            agent.state().keys().stream().sorted(Comparator.comparing(StateKey::name)).forEach(key -> summary
+                    .append("\nkey ").append(key.name()).append(": ").append(key.typeDescription()).append(" '")
+                    .append(key.description()).append("' default=").append(key.defaultValue())
+                    .append(" merge=").append(mergeName(key.handler())));
+        }
+        agent.tools().values().stream().sorted(Comparator.comparing(BackendTool::name)).forEach(tool -> summary
+                .append("\ntool ").append(tool.name()).append(": ").append(tool.description()).append(' ')
+                .append(tool.parameters()).append(" writes ").append(tool.outputsToState())
+                .append(" answers ").append(resultText(tool)));
+        return summary.append("\npredicts ").append(agent.predictive()).toString();
+    }
+
+    private static String mergeName(BinaryOperator<JsonNode> handler) {
+        return handler == MergeHandlers.REPLACE ? "replace" : handler == MergeHandlers.CONCATENATE ? "concatenate"
+                : handler == MergeHandlers.MERGE_OBJECT ? "mergeObject" : "custom";
+    }
+
+    private static String resultText(BackendTool tool) {
+        return ToolInvoker.invoke(tool, "{}", Map.of(), null).content();
+    }
+
+    private static StateKey key(StateSchema schema, String name) {
+        return schema.key(name).orElseThrow();
+    }
+
+    private Path write(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    private static JsonNode json(String text) throws IOException {
+        return JSON.readTree(text);
+    }
+}
