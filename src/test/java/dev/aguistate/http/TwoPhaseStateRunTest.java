@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.fge.jsonpatch.JsonPatch;
+import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -26,7 +26,7 @@ class TwoPhaseStateRunTest extends StubbedLlmTest {
     private static final String NEW_STATE = "{\"title\":\"Errands \\\"today\\\"\",\"notes\":[\"milk\",\"bread\"],\"pages\":2}";
 
     @Test
-    void theStateArrivesAsPredictionsThenSnapshotThenTheSummary() throws Exception {
+    void theStateArrivesAsPredictionsThenSnapshotThenTheSummary() {
         stub.enqueue(StubResponse.stream().text(pieces(NEW_STATE, 5)).build());
         stub.enqueue(StubResponse.stream().text("Renamed the notebook ", "and added two notes.").build());
         RunRequests request = RunRequests.fresh().user("Rename it to Errands and add milk and bread");
@@ -39,12 +39,7 @@ class TwoPhaseStateRunTest extends StubbedLlmTest {
         assertTrue(types.indexOf("STATE_SNAPSHOT") < types.indexOf("TEXT_MESSAGE_START"), types.toString());
         assertTrue(stream.ofType("STATE_DELTA").size() >= 3, "the new state streams in: " + types);
         assertTrue(stream.ofType("TOOL_CALL_START").isEmpty());
-        JsonNode held = request.body().get("state");
-        for (JsonNode event : stream.events()) {
-            if ("STATE_DELTA".equals(event.get("type").asText())) {
-                held = JsonPatch.fromJson(event.get("delta")).apply(held);
-            }
-        }
+        JsonNode held = ClientStateReplay.of(request.body().get("state"), stream.events()).held();
         JsonNode snapshot = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
         assertEquals(RunRequests.parse(NEW_STATE), snapshot);
         assertEquals(snapshot, held, "the predictions ended where the snapshot is");

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.fge.jsonpatch.JsonPatch;
+import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.ScriptedDemo;
@@ -78,7 +78,7 @@ class ScriptedDemoModelTest {
     }
 
     @Test
-    void theRecipeCardFillsInLiveAndEndsAtTheAuthoritativeSnapshot() throws Exception {
+    void theRecipeCardFillsInLiveAndEndsAtTheAuthoritativeSnapshot() {
         RunRequests request = RunRequests.fresh().user("Make me a pasta recipe");
         request.body().putObject("state");
 
@@ -86,17 +86,9 @@ class ScriptedDemoModelTest {
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertEquals("PredictState", stream.ofType("CUSTOM").get(0).get("name").asText());
-        JsonNode held = request.body().get("state");
-        Set<JsonNode> renders = new LinkedHashSet<>();
-        for (JsonNode event : stream.events()) {
-            if ("STATE_DELTA".equals(event.get("type").asText())) {
-                held = JsonPatch.fromJson(event.get("delta")).apply(held);
-                renders.add(held);
-            } else if ("STATE_SNAPSHOT".equals(event.get("type").asText())) {
-                assertEquals(event.get("snapshot"), held, "the predictions ended where the snapshot is");
-                held = event.get("snapshot");
-            }
-        }
+        ClientStateReplay replay = ClientStateReplay.of(request.body().get("state"), stream.events());
+        Set<JsonNode> renders = new LinkedHashSet<>(replay.afterEachDelta());
+        JsonNode held = replay.held();
         assertTrue(renders.size() >= 3, "several intermediate recipe cards: " + renders.size());
         assertEquals("Tomato Basil Pasta", held.at("/recipe/title").asText());
         assertEquals(6, held.at("/recipe/ingredients").size());
@@ -121,14 +113,7 @@ class ScriptedDemoModelTest {
             assertEquals(RunRequests.JSON.readTree("[{\"op\":\"replace\",\"path\":\"/steps/" + i
                     + "/status\",\"value\":\"completed\"}]"), progress.get(i).get("delta"));
         }
-        JsonNode held = request.body().get("state");
-        for (JsonNode event : stream.events()) {
-            if ("STATE_DELTA".equals(event.get("type").asText())) {
-                held = JsonPatch.fromJson(event.get("delta")).apply(held);
-            } else if ("STATE_SNAPSHOT".equals(event.get("type").asText())) {
-                assertEquals(event.get("snapshot"), held);
-            }
-        }
+        JsonNode held = ClientStateReplay.of(request.body().get("state"), stream.events()).held();
         held.get("steps").forEach(step -> assertEquals("completed", step.get("status").asText()));
     }
 
