@@ -1,0 +1,45 @@
+package dev.aguistate.threads;
+
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where threads and shared scopes live: in memory (one replica) or in Redis or PostgreSQL (several replicas
+ * behind a load balancer, any of which may serve any thread).
+ *
+ * <p>Every operation is asynchronous and never blocks the caller's thread. Reading a thread refreshes its
+ * time to live. Implementations are checked by one contract test suite.
+ */
+public interface ThreadStore {
+
+    /** The thread, if it exists and has not expired. */
+    Uni<Optional<StoredThread>> load(String threadId);
+
+    /** A shared scope's state; version 0 and an empty object if it was never stored. */
+    Uni<ScopedState> loadScope(String scope);
+
+    /**
+     * Stores a run's outcome atomically.
+     *
+     * @return the stored thread, with its new version and update time
+     * @throws VersionConflict (as the failure) when the thread or a scope moved on since it was read
+     */
+    Uni<StoredThread> commit(ThreadCommit commit);
+
+    /** True if the thread existed. */
+    Uni<Boolean> delete(String threadId);
+
+    /** The owner's threads, most recently updated first. */
+    Uni<List<ThreadSummary>> list(String owner, int offset, int limit);
+
+    /**
+     * Claims the thread for one run, across all replicas; empty when another run holds it. The claim lapses after
+     * {@code ttl} so that a crashed replica cannot block the thread forever.
+     */
+    Uni<Optional<RunLock>> tryLock(String threadId, Duration ttl);
+
+    /** Gives the claim back; a claim that already lapsed and was taken by another run is left alone. */
+    Uni<Void> unlock(RunLock lock);
+}
