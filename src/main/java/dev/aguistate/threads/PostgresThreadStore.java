@@ -1,0 +1,216 @@
+package dev.aguistate.threads;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.data.Interval;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.StreamSupport;
+
+/**
+ * Threads in PostgreSQL, shared by all replicas; the tables ({@code agui_threads}, {@code agui_scopes},
+ * {@code agui_thread_locks}) come from {@code db/migrations} through {@link PostgresMigrator}.
+ *
+ * <p>A commit is one transaction of guarded writes: each {@code UPDATE} or {@code INSERT} only touches a row still
+ * at the expected version (or still absent), and a write that touched nothing is a {@link VersionConflict} that
+ * rolls everything back. Concurrent guarded writes to one row queue on its row lock and re-check the guard, so
+ * exactly one wins. Time is the database's {@code now()}, one clock for all replicas. Expired rows are invisible at
+ * once and deleted by {@link #deleteExpired()}. The store owns its pool and closes it.
+ */
+public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
+
+    private static final String LOAD = """
+            UPDATE agui_threads SET expires_at = now() + $2::interval
+            WHERE thread_id = $1 AND expires_at > now()
+            RETURNING owner, agent, state::text, messages::text, version, created_at, updated_at""";
+
+    // The write statements take the same $1..$7; json arrives as text ($n::text::json) because the driver would
+    // encode a Java string as a JSON string.
+    private static final String INSERT_THREAD = """
+            INSERT INTO agui_threads AS t (thread_id, owner, agent, state, messages, message_count, version,
+                                           created_at, updated_at, expires_at)
+            VALUES ($1, $2, $3, $4::text::json, $5::text::json, $6, 1, now(), now(), now() + $7::interval)
+            ON CONFLICT (thread_id) DO UPDATE
+                SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at)
+                  = (excluded.owner, excluded.agent, excluded.state, excluded.messages, excluded.message_count,
+                     1, now(), now(), excluded.expires_at)
+                WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
+            RETURNING version, created_at, updated_at""";
+
+    private static final String UPDATE_THREAD = """
+            UPDATE agui_threads
+            SET owner = $2, agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
+                version = version + 1, updated_at = now(), expires_at = now() + $7::interval
+            WHERE thread_id = $1 AND version = $8 AND expires_at > now()
+            RETURNING version, created_at, updated_at""";
+
+    private static final String THREAD_VERSION = """
+            SELECT version FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
+
+    private static final String LOAD_SCOPE = "SELECT state::text, version FROM agui_scopes WHERE scope = $1";
+
+    private static final String INSERT_SCOPE = """
+            INSERT INTO agui_scopes (scope, state, version) VALUES ($1, $2::text::json, 1)
+            ON CONFLICT (scope) DO NOTHING""";
+
+    private static final String UPDATE_SCOPE = """
+            UPDATE agui_scopes SET state = $2::text::json, version = version + 1
+            WHERE scope = $1 AND version = $3""";
+
+    private static final String SCOPE_VERSION = "SELECT version FROM agui_scopes WHERE scope = $1";
+
+    /** Deleting an expired row reports it as absent. */
+    private static final String DELETE = "DELETE FROM agui_threads WHERE thread_id = $1 RETURNING expires_at > now()";
+
+    private static final String LIST = """
+            SELECT thread_id, agent, version, message_count, created_at, updated_at
+            FROM agui_threads
+            WHERE owner = $1 AND expires_at > now()
+            ORDER BY updated_at DESC, thread_id
+            LIMIT $2 OFFSET $3""";
+
+    /** Takes the claim if there is none or it lapsed; returns a row only then. */
+    private static final String LOCK = """
+            INSERT INTO agui_thread_locks AS l (thread_id, token, expires_at) VALUES ($1, $2, now() + $3::interval)
+            ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+                WHERE l.expires_at <= now()
+            RETURNING token""";
+
+    private static final String UNLOCK = "DELETE FROM agui_thread_locks WHERE thread_id = $1 AND token = $2";
+
+    private static final String DELETE_EXPIRED_THREADS = "DELETE FROM agui_threads WHERE expires_at <= now()";
+    private static final String DELETE_LAPSED_LOCKS = "DELETE FROM agui_thread_locks WHERE expires_at <= now()";
+
+    private final Pool pool;
+    private final Interval ttl;
+
+    public PostgresThreadStore(Pool pool, Duration ttl) {
+        this.pool = pool;
+        this.ttl = Interval.of(ttl);
+    }
+
+    @Override
+    public Uni<Optional<StoredThread>> load(String threadId) {
+        return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl)).map(rows -> first(rows).map(row ->
+                new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
+                        ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
+                        row.getLong("version"), instant(row, "created_at"), instant(row, "updated_at"))));
+    }
+
+    @Override
+    public Uni<ScopedState> loadScope(String scope) {
+        return pool.preparedQuery(LOAD_SCOPE).execute(Tuple.of(scope)).map(rows -> first(rows)
+                .map(row -> new ScopedState(scope, ThreadJson.state(row.getString("state")), row.getLong("version")))
+                .orElseGet(() -> new ScopedState(scope, JsonNodeFactory.instance.objectNode(), 0)));
+    }
+
+    @Override
+    public Uni<StoredThread> commit(ThreadCommit commit) {
+        return pool.withTransaction(connection -> writeThread(connection, commit)
+                .call(() -> writeScopes(connection, commit.scopes())));
+    }
+
+    private Uni<StoredThread> writeThread(SqlConnection connection, ThreadCommit commit) {
+        StoredThread thread = commit.thread();
+        long expected = commit.expectedVersion();
+        Tuple values = Tuple.from(List.of(thread.threadId(), thread.owner(), thread.agent(),
+                ThreadJson.state(thread.state()), ThreadJson.messages(thread.messages()), thread.messages().size(),
+                ttl));
+        Uni<RowSet<Row>> write = expected == 0
+                ? connection.preparedQuery(INSERT_THREAD).execute(values)
+                : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $8
+        return guarded(connection, write, THREAD_VERSION, "thread", thread.threadId(), expected)
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
+                            thread.messages(), row.getLong("version"), instant(row, "created_at"),
+                            instant(row, "updated_at"));
+                });
+    }
+
+    /** In scope order, so that two commits writing the same scopes cannot deadlock on their row locks. */
+    private Uni<Void> writeScopes(SqlConnection connection, List<ThreadCommit.ScopeWrite> writes) {
+        Uni<Void> all = Uni.createFrom().voidItem();
+        for (ThreadCommit.ScopeWrite write : writes.stream()
+                .sorted(Comparator.comparing(ThreadCommit.ScopeWrite::scope)).toList()) {
+            all = all.call(() -> writeScope(connection, write));
+        }
+        return all;
+    }
+
+    private Uni<RowSet<Row>> writeScope(SqlConnection connection, ThreadCommit.ScopeWrite write) {
+        String state = ThreadJson.state(write.state());
+        long expected = write.expectedVersion();
+        Uni<RowSet<Row>> written = expected == 0
+                ? connection.preparedQuery(INSERT_SCOPE).execute(Tuple.of(write.scope(), state))
+                : connection.preparedQuery(UPDATE_SCOPE).execute(Tuple.of(write.scope(), state, expected));
+        return guarded(connection, written, SCOPE_VERSION, "scope", write.scope(), expected);
+    }
+
+    /** The write's rows if it touched one; otherwise a {@link VersionConflict} with the version found instead. */
+    private static Uni<RowSet<Row>> guarded(SqlConnection connection, Uni<RowSet<Row>> write, String versionQuery,
+                                            String kind, String id, long expected) {
+        return write.chain(rows -> rows.rowCount() == 1 ? Uni.createFrom().item(rows)
+                : connection.preparedQuery(versionQuery).execute(Tuple.of(id)).map(found -> {
+                    long actual = first(found).map(row -> row.getLong("version")).orElse(0L);
+                    throw new VersionConflict(kind + " " + id, expected, actual);
+                }));
+    }
+
+    @Override
+    public Uni<Boolean> delete(String threadId) {
+        return pool.preparedQuery(DELETE).execute(Tuple.of(threadId))
+                .map(rows -> first(rows).map(row -> row.getBoolean(0)).orElse(false));
+    }
+
+    @Override
+    public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
+        return pool.preparedQuery(LIST).execute(Tuple.of(owner, limit, offset)).map(rows ->
+                StreamSupport.stream(rows.spliterator(), false).map(row -> new ThreadSummary(
+                        row.getString("thread_id"), row.getString("agent"), row.getLong("version"),
+                        row.getInteger("message_count"), instant(row, "created_at"), instant(row, "updated_at")))
+                        .toList());
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> tryLock(String threadId, Duration lockTtl) {
+        RunLock lock = new RunLock(threadId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
+                .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Void> unlock(RunLock lock) {
+        return pool.preparedQuery(UNLOCK).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+    }
+
+    /** Deletes expired threads and lapsed claims; returns how many threads went. Runs periodically. */
+    public Uni<Integer> deleteExpired() {
+        return pool.query(DELETE_LAPSED_LOCKS).execute()
+                .chain(() -> pool.query(DELETE_EXPIRED_THREADS).execute())
+                .map(RowSet::rowCount);
+    }
+
+    /** Closing sends each connection's Terminate message; there is nothing to wait for. */
+    @Override
+    public void close() {
+        pool.closeAndForget();
+    }
+
+    private static Optional<Row> first(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next());
+    }
+
+    private static Instant instant(Row row, String column) {
+        return row.getOffsetDateTime(column).toInstant();
+    }
+}

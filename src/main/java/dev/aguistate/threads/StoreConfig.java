@@ -1,0 +1,67 @@
+package dev.aguistate.threads;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Where threads live ({@code agui.store.*}). */
+@ConfigMapping(prefix = "agui.store")
+public interface StoreConfig {
+
+    enum Kind {
+        /** One replica; nothing survives a restart. */
+        MEMORY,
+        /** Shared by several replicas. */
+        REDIS,
+        /** Shared by several replicas. */
+        POSTGRES
+    }
+
+    @WithDefault("memory")
+    Kind kind();
+
+    /** A thread expires when it was neither read nor written for this long. */
+    @WithDefault("7d")
+    Duration ttl();
+
+    /** A run's claim on its thread lapses after this long, so that a crashed replica cannot block the thread. */
+    @WithDefault("5m")
+    Duration lockTtl();
+
+    /**
+     * How long a run waits for its thread while another run holds it, before it is refused with 409. Covers a
+     * client that aborts a run and at once starts the next: its new request can arrive before the server has
+     * seen the old connection close.
+     */
+    @WithDefault("500ms")
+    Duration lockWait();
+
+    Memory memory();
+
+    Redis redis();
+
+    Postgres postgres();
+
+    interface Memory {
+        /** When full, the least recently used thread makes room. */
+        @WithDefault("10000")
+        int maxThreads();
+    }
+
+    interface Redis {
+        /** {@code redis://[:password@]host:port[/db]}; required for kind redis. */
+        Optional<String> url();
+    }
+
+    interface Postgres {
+        /** {@code postgresql://[user[:password]@]host:port/database}; required for kind postgres. */
+        Optional<String> url();
+
+        /** Overrides the URL's user. */
+        Optional<String> user();
+
+        /** Overrides the URL's password (so that it can come from a secret of its own). */
+        Optional<String> password();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.aguistate.threads;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * How the Redis and PostgreSQL stores write a thread's state and messages: as the JSON text of the wire, kept
+ * verbatim so that state keys stay in their order.
+ */
+final class ThreadJson {
+
+    /** The list type is spelled out because a bare {@code List} would lose each message's {@code role}. */
+    private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
+    private static final ObjectReader MESSAGES_READER = AgUiJson.mapper().readerFor(MESSAGES);
+
+    private ThreadJson() {}
+
+    static String state(ObjectNode state) {
+        return AgUiJson.write(state);
+    }
+
+    static String messages(List<Message> messages) {
+        try {
+            return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsString(messages);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("messages are not serializable", e);
+        }
+    }
+
+    static ObjectNode state(String json) {
+        return (ObjectNode) AgUiJson.tree(json);
+    }
+
+    static List<Message> messages(String json) {
+        try {
+            return MESSAGES_READER.readValue(json);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored messages are not valid AG-UI JSON", e);
+        }
+    }
+}

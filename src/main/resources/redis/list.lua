@@ -1,0 +1,25 @@
+-- One page of an owner's threads, newest first (the index's order). Index entries whose thread expired, was
+-- deleted or now belongs to someone else are dropped on the way, so they neither show nor count for paging.
+--
+-- KEYS: the owner's index. ARGV: offset, limit, the thread key prefix, the owner.
+-- Returns a list of {thread id, agent, version, message count, createdAt, updatedAt}.
+local index = KEYS[1]
+local offset, limit, threadPrefix, owner = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local page, rank = {}, 0
+while #page < limit do
+  local id = redis.call('ZRANGE', index, rank, rank)[1]
+  if not id then
+    break
+  end
+  local thread = redis.call('HMGET', threadPrefix .. id, 'owner', 'agent', 'version', 'messageCount',
+    'createdAt', 'updatedAt')
+  if thread[1] ~= owner then
+    redis.call('ZREM', index, id) -- the next entry moves up to this rank
+  else
+    if rank >= offset then
+      page[#page + 1] = {id, thread[2], thread[3], thread[4], thread[5], thread[6]}
+    end
+    rank = rank + 1
+  end
+end
+return page

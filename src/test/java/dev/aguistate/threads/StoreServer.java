@@ -1,0 +1,57 @@
+package dev.aguistate.threads;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The Redis or PostgreSQL server of a store test. Where none is reachable (a laptop without one), the tests are
+ * skipped, and a warning says which server at which URL; CI sets {@code AGUI_REQUIRE_STORES=true}, where an
+ * unreachable server fails the tests instead.
+ */
+final class StoreServer {
+
+    private static final Logger LOG = Logger.getLogger(StoreServer.class);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+
+    /** Why the tests are skipped; null when the server answered. */
+    private final String unreachable;
+
+    private StoreServer(String unreachable) {
+        this.unreachable = unreachable;
+    }
+
+    static String url(String variable, String fallback) {
+        return Optional.ofNullable(System.getenv(variable)).filter(url -> !url.isBlank()).orElse(fallback);
+    }
+
+    /** Fails at once if the server must be there and is not. */
+    static StoreServer probe(String server, String url, Uni<?> ping) {
+        try {
+            ping.await().atMost(PROBE_TIMEOUT);
+            return new StoreServer(null);
+        } catch (RuntimeException failure) {
+            String problem = server + " is not reachable at " + url + ": " + failure;
+            if (Boolean.parseBoolean(System.getenv("AGUI_REQUIRE_STORES"))) {
+                fail(problem + " (AGUI_REQUIRE_STORES=true)", failure);
+            }
+            String skipped = "skipping the " + server + " store tests; " + problem
+                    + " (set AGUI_REQUIRE_STORES=true to fail instead)";
+            LOG.warn(skipped);
+            return new StoreServer(skipped);
+        }
+    }
+
+    boolean reachable() {
+        return unreachable == null;
+    }
+
+    /** For {@code @BeforeEach}: skips the test when the server did not answer. */
+    void assumeReachable() {
+        Assumptions.assumeTrue(reachable(), unreachable);
+    }
+}
