@@ -52,8 +52,9 @@ public class AgentRunner {
      *
      * @throws StateWriteException (before any stream) when the client's state does not fit the agent's schema
      */
-    public Multi<AgUiEvent> run(AgentDefinition agent, RunAgentInput input) {
-        Run run = new Run(agent, input, model.description().provider(), statePrompt, deltaInterval);
+    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start) {
+        RunAgentInput input = start.input();
+        Run run = new Run(agent, start, model.description().provider(), statePrompt, deltaInterval);
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),
@@ -100,13 +101,16 @@ public class AgentRunner {
         }
         Run.RoundResult result = run.finishRound();
         if (result.textOnly()) {
-            return Multi.createFrom().item(run::finished);
+            return finish(run);
         }
         return Multi.createBy().concatenating().streams(
                 runTools(run, result.serverCalls()),
-                result.waitsForClient()
-                        ? Multi.createFrom().item(run::finished)
-                        : Multi.createFrom().deferred(() -> round(run)));
+                result.waitsForClient() ? finish(run) : Multi.createFrom().deferred(() -> round(run)));
+    }
+
+    /** Keeps the run's outcome, then RUN_FINISHED; a failed commit becomes the run's RUN_ERROR. */
+    private static Multi<AgUiEvent> finish(Run run) {
+        return Multi.createFrom().deferred(() -> run.commit().onItem().transform(kept -> run.finished()).toMulti());
     }
 
     /**

@@ -11,11 +11,13 @@ import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.llm.ToolSchemas;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.protocol.Tool;
+import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
 import dev.aguistate.state.State;
@@ -47,6 +49,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import io.smallrye.mutiny.Uni;
 import org.jboss.logging.Logger;
 
 /**
@@ -67,7 +70,10 @@ final class Run {
     static final String SUMMARY_PROMPT = "Please provide a concise summary of the state changes in at most two sentences.";
 
     private final AgentDefinition agent;
+    private final RunStart start;
     private final RunAgentInput input;
+    /** The AG-UI conversation: the history the run started from plus every message it adds, for the journal. */
+    private final List<Message> transcript;
     private final String provider;
     private final List<ChatMessage> conversation;
     private final List<ToolSpecification> toolSpecifications = new ArrayList<>();
@@ -86,16 +92,18 @@ final class Run {
     private int rounds;
     private Round round;
 
-    /** @throws StateWriteException when the client's state does not fit the agent's state schema */
-    Run(AgentDefinition agent, RunAgentInput input, String provider, StatePrompt statePrompt, Duration deltaInterval) {
+    /** @throws StateWriteException when the client's or the stored state does not fit the agent's state schema */
+    Run(AgentDefinition agent, RunStart start, String provider, StatePrompt statePrompt, Duration deltaInterval) {
         this.agent = agent;
-        this.input = input;
+        this.start = start;
+        this.input = start.input();
         this.provider = provider;
         this.statePrompt = statePrompt;
         this.deltaIntervalNanos = deltaInterval.toNanos();
-        this.state = agent.hasState() ? new State(agent.state(), input.state()) : null;
+        this.state = agent.hasState() ? new State(agent.state(), startingState(start)) : null;
         this.clientHolds = input.state();
-        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(input.messages()));
+        this.transcript = new ArrayList<>(start.history());
+        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(start.history()));
         agent.tools().values().forEach(t -> toolSpecifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()
@@ -125,10 +133,28 @@ final class Run {
         return agent;
     }
 
-    /** RUN_STARTED, then the state as the server sees it if that differs from what the client sent. */
+    /** The stored state with the client's keys laid over it: the client's edits win. */
+    private static JsonNode startingState(RunStart start) {
+        if (start.storedState() == null || !start.storedState().isObject()) {
+            return start.input().state();
+        }
+        ObjectNode merged = start.storedState().deepCopy();
+        if (start.input().state() instanceof ObjectNode client) {
+            merged.setAll(client);
+        }
+        return merged;
+    }
+
+    /**
+     * RUN_STARTED; the stored history if the client reloaded and sent none; then the state as the server sees it
+     * if that differs from what the client sent.
+     */
     synchronized List<AgUiEvent> started() {
-        List<AgUiEvent> out = new ArrayList<>(2);
+        List<AgUiEvent> out = new ArrayList<>(3);
         out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
+        if (start.hydrates()) {
+            out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
+        }
         if (state != null && !state.toJson().equals(clientHolds)) {
             out.add(snapshot());
         }
@@ -305,6 +331,8 @@ final class Run {
                 .map(c -> ToolExecutionRequest.builder().id(c.id).name(c.name).arguments(c.argumentsOrEmptyObject()).build())
                 .toList();
         String text = round.text.isEmpty() ? null : round.text.toString();
+        transcript.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls.stream()
+                .map(c -> new ToolCall(c.id, c.name, c.argumentsOrEmptyObject())).toList()));
         if (requests.isEmpty()) {
             conversation.add(AiMessage.from(text == null ? "" : text));
         } else {
@@ -383,7 +411,9 @@ final class Run {
                 throw RunFailure.toolFailed(failure.failure().getMessage());
             }
             conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), outcome.content()));
-            out.add(new AgUiEvent.ToolCallResult(UUID.randomUUID().toString(), call.id(), outcome.content()));
+            String messageId = UUID.randomUUID().toString();
+            transcript.add(new Message.Tool(messageId, outcome.content(), call.id()));
+            out.add(new AgUiEvent.ToolCallResult(messageId, call.id(), outcome.content()));
         }
         if (state != null && (!state.toJson().equals(roundStartState) || !state.toJson().equals(clientHolds))) {
             out.add(snapshot());
@@ -418,6 +448,11 @@ final class Run {
             return new ToolOutcome.Failure(new ToolFailure(ToolFailure.Kind.STATE_MERGE_FAILED,
                     "the result of " + call.name() + " could not be stored: " + e.getMessage(), e));
         }
+    }
+
+    /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
+    synchronized Uni<Void> commit() {
+        return start.journal().commit(state == null ? input.state() : state.toJson(), List.copyOf(transcript));
     }
 
     synchronized AgUiEvent finished() {

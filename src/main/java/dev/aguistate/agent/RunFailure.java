@@ -5,7 +5,7 @@ public final class RunFailure extends RuntimeException {
 
     private final String code;
 
-    RunFailure(String code, String message) {
+    public RunFailure(String code, String message) {
         super(message, null, false, false);
         this.code = code;
     }

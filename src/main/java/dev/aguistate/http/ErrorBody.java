@@ -2,6 +2,7 @@ package dev.aguistate.http;
 
 import dev.aguistate.protocol.AgUiJson;
 import io.vertx.core.http.HttpServerResponse;
+import jakarta.ws.rs.core.Response;
 
 /**
  * The JSON body of every 4xx/5xx answered before a stream opens: {@code {"status","code","message"}}.
@@ -10,6 +11,11 @@ import io.vertx.core.http.HttpServerResponse;
 public record ErrorBody(int status, String code, String message) {
 
     static final String CONTENT_TYPE = "application/json";
+
+    /** The same error as a JAX-RS response, for the resources. */
+    Response toResponse() {
+        return Response.status(status).type(CONTENT_TYPE).entity(AgUiJson.write(this)).build();
+    }
 
     void send(HttpServerResponse response) {
         if (response.headWritten()) {

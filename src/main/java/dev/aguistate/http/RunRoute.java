@@ -9,6 +9,7 @@ import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.state.StateWriteException;
 import io.smallrye.mutiny.Multi;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -16,6 +17,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -30,14 +32,21 @@ import java.util.Optional;
 @ApplicationScoped
 public class RunRoute {
 
+    private static final Logger LOG = Logger.getLogger(RunRoute.class);
+
     private final AgentRegistry agents;
     private final AgentRunner runner;
+    private final UserResolver users;
+    private final ThreadRuns threads;
     private final HttpConfig config;
     private final Vertx vertx;
 
-    RunRoute(AgentRegistry agents, AgentRunner runner, HttpConfig config, Vertx vertx) {
+    RunRoute(AgentRegistry agents, AgentRunner runner, UserResolver users, ThreadRuns threads, HttpConfig config,
+             Vertx vertx) {
         this.agents = agents;
         this.runner = runner;
+        this.users = users;
+        this.threads = threads;
         this.config = config;
         this.vertx = vertx;
     }
@@ -49,7 +58,10 @@ public class RunRoute {
 
     private void accept(RoutingContext ctx, Optional<AgentDefinition> agent) {
         HttpServerRequest request = ctx.request();
-        if (!isJson(request.getHeader("Content-Type"))) {
+        Optional<String> user = users.resolve(request.getHeader("Authorization"));
+        if (user.isEmpty()) {
+            reject(ctx, UserResolver.unauthorized());
+        } else if (!isJson(request.getHeader("Content-Type"))) {
             reject(ctx, new ErrorBody(415, "unsupported_media_type",
                     "send the run request as Content-Type: application/json"));
         } else if (!acceptsEventStream(request.getHeader("Accept"))) {
@@ -59,11 +71,11 @@ public class RunRoute {
             reject(ctx, new ErrorBody(404, "unknown_agent", "there is no agent named '" + ctx.pathParam("agent")
                     + "'; GET /agui/agents lists them"));
         } else {
-            readBody(ctx, body -> start(ctx, agent.get(), body));
+            readBody(ctx, body -> start(ctx, user.get(), agent.get(), body));
         }
     }
 
-    private void start(RoutingContext ctx, AgentDefinition agent, Buffer body) {
+    private void start(RoutingContext ctx, String user, AgentDefinition agent, Buffer body) {
         RunAgentInput input;
         try {
             input = RunAgentInputReader.read(body.getBytes());
@@ -73,17 +85,33 @@ public class RunRoute {
                     : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
             return;
         }
+        Context context = vertx.getOrCreateContext();
+        threads.claim(user, agent, input).subscribe().with(
+                claimed -> context.runOnContext(v -> stream(ctx, context, agent, claimed)),
+                failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+    }
+
+    private static ErrorBody refusal(Throwable failure) {
+        if (failure instanceof ThreadRuns.Refused refused) {
+            return refused.error;
+        }
+        LOG.warn("the thread store failed while starting a run", failure);
+        return new ErrorBody(503, "store_unavailable", "the thread store cannot be reached; try again");
+    }
+
+    /** Opens the event stream of a claimed run; the thread is released however the stream ends. */
+    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadRuns.Claimed claimed) {
         Multi<AgUiEvent> events;
         try {
-            events = runner.run(agent, input);
+            events = runner.run(agent, claimed.start());
         } catch (StateWriteException invalidState) {
+            threads.release(claimed).subscribe().with(v -> { });
             reject(ctx, new ErrorBody(422, "invalid_state", invalidState.getMessage()));
             return;
         }
-        EventStreamWriter writer = new EventStreamWriter(vertx, vertx.getOrCreateContext(), ctx.response(),
-                config.keepAlive());
+        EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive());
         writer.open();
-        events.subscribe().withSubscriber(writer);
+        events.onTermination().call(() -> threads.release(claimed)).subscribe().withSubscriber(writer);
     }
 
     /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */
