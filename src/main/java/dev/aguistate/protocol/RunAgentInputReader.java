@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class RunAgentInputReader {
             throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput), not "
                     + tree.getNodeType().name().toLowerCase(Locale.ROOT));
         }
+        dropNullMetadata(tree);
         RunAgentInput input;
         try {
             input = AgUiJson.mapper().treeToValue(tree, RunAgentInput.class);
@@ -59,6 +61,28 @@ public final class RunAgentInputReader {
         }
         validate(input);
         return input;
+    }
+
+    /**
+     * {@code "metadata": null} means "no metadata" to lenient producers, but the official client rejects it, and
+     * stored messages go back to clients (MESSAGES_SNAPSHOT, the thread API): so it is dropped on the way in.
+     */
+    private static void dropNullMetadata(JsonNode body) {
+        for (String list : List.of("messages", "tools", "resume")) {
+            for (JsonNode item : body.path(list)) {
+                removeNullMetadata(item);
+                item.path("toolCalls").forEach(RunAgentInputReader::removeNullMetadata);
+                if (item.path("content").isArray()) {
+                    item.get("content").forEach(RunAgentInputReader::removeNullMetadata);
+                }
+            }
+        }
+    }
+
+    private static void removeNullMetadata(JsonNode node) {
+        if (node instanceof ObjectNode object && object.path("metadata").isNull()) {
+            object.remove("metadata");
+        }
     }
 
     private static void validate(RunAgentInput input) {

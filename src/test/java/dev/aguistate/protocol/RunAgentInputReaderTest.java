@@ -465,4 +465,21 @@ class RunAgentInputReaderTest {
     void rejectsStringBody() {
         assertRejected("\"x\"", false);
     }
+
+    @Test
+    void nullMetadataIsDroppedSoStoredMessagesGoBackToClientsCleanly() {
+        RunAgentInput input = RunAgentInputReader.read("""
+                {"threadId":"t","runId":"r","metadata":null,
+                 "messages":[{"id":"u1","role":"user","metadata":null,"content":[
+                     {"type":"image","source":{"type":"url","value":"https://x/y.png"},"metadata":null}]},
+                   {"id":"a1","role":"assistant","metadata":null,"toolCalls":[
+                     {"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},"metadata":null}]}],
+                 "tools":[{"name":"t1","description":"d","metadata":null}],
+                 "state":{"kept":{"metadata":null}}}""".getBytes(StandardCharsets.UTF_8));
+
+        String echoed = AgUiJson.write(new AgUiEvent.MessagesSnapshot(input.messages()));
+        assertFalse(echoed.contains("null"), echoed);
+        assertFalse(AgUiJson.write(input.tools()).contains("null"));
+        assertEquals("{\"kept\":{\"metadata\":null}}", AgUiJson.write(input.state()), "state is free JSON: untouched");
+    }
 }
