@@ -21,7 +21,10 @@ import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
 import dev.aguistate.state.State;
+import dev.aguistate.state.StateKey;
+import dev.aguistate.state.StateSchema;
 import dev.aguistate.state.StatePatches;
+import dev.aguistate.state.StateScopes;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
@@ -100,7 +103,7 @@ final class Run {
         this.provider = provider;
         this.statePrompt = statePrompt;
         this.deltaIntervalNanos = deltaInterval.toNanos();
-        this.state = agent.hasState() ? new State(agent.state(), startingState(start)) : null;
+        this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent.state())) : null;
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
         this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(start.history()));
@@ -133,16 +136,38 @@ final class Run {
         return agent;
     }
 
-    /** The stored state with the client's keys laid over it: the client's edits win. */
-    private static JsonNode startingState(RunStart start) {
-        if (start.storedState() == null || !start.storedState().isObject()) {
-            return start.input().state();
+    /**
+     * The stored state with the client's keys laid over it: the client's edits win, except on keys only the server
+     * may change ({@code app:}) or that never leave a run ({@code temp:}), which are ignored.
+     */
+    private static JsonNode startingState(RunStart start, StateSchema schema) {
+        JsonNode client = start.input().state();
+        boolean stored = start.storedState() != null && start.storedState().isObject();
+        if (!stored && !(client instanceof ObjectNode)) {
+            return client;
         }
-        ObjectNode merged = start.storedState().deepCopy();
-        if (start.input().state() instanceof ObjectNode client) {
-            merged.setAll(client);
+        ObjectNode merged = stored ? start.storedState().deepCopy() : JsonNodeFactory.instance.objectNode();
+        if (schema != null && !schema.freeForm()) {
+            // stored shared keys may belong to other agents' schemas
+            merged.retain(schema.keys().stream().map(StateKey::name).toList());
         }
+        ObjectNode clientState = client instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
+        clientState.fields().forEachRemaining(e -> {
+            if (StateScopes.isApp(e.getKey()) || StateScopes.isTemp(e.getKey())) {
+                if (!e.getValue().equals(merged.get(e.getKey()))) {
+                    LOG.infof("threadId=%s: ignored the client's value for server-owned key %s",
+                            start.input().threadId(), e.getKey());
+                }
+            } else {
+                merged.set(e.getKey(), e.getValue());
+            }
+        });
         return merged;
+    }
+
+    /** The state as the client may see it: without {@code temp:} keys. */
+    private JsonNode clientView() {
+        return StateScopes.visible(state.toJson());
     }
 
     /**
@@ -155,7 +180,7 @@ final class Run {
         if (start.hydrates()) {
             out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
         }
-        if (state != null && !state.toJson().equals(clientHolds)) {
+        if (state != null && !clientView().equals(clientHolds)) {
             out.add(snapshot());
         }
         return out;
@@ -169,13 +194,13 @@ final class Run {
         rounds++;
         round = new Round(UUID.randomUUID().toString());
         if (state != null) {
-            roundStartState = state.toJson();
+            roundStartState = clientView();
             if (statePhase()) {
-                predictive = new PredictiveState(state.toJson(), agent.state().keys().stream()
+                predictive = new PredictiveState((ObjectNode) clientView(), agent.state().keys().stream()
                         .map(key -> new PredictiveMapping(key.name(), STRUCTURED_STATE, key.name())).toList());
                 predictive.onToolCallStart(STRUCTURED_STATE, STRUCTURED_STATE);
             } else if (!agent.predictive().isEmpty()) {
-                predictive = new PredictiveState(state.toJson(), agent.predictive());
+                predictive = new PredictiveState((ObjectNode) clientView(), agent.predictive());
             }
         }
         return true;
@@ -320,8 +345,8 @@ final class Run {
     }
 
     private AgUiEvent snapshot() {
-        clientHolds = state.toJson();
-        return new AgUiEvent.StateSnapshot(state.toJson());
+        clientHolds = clientView();
+        return new AgUiEvent.StateSnapshot(clientView());
     }
 
     /** Ends the round: records the assistant turn and says which tool calls the server must run. */
@@ -386,7 +411,7 @@ final class Run {
             throw new IllegalStateException("agent " + agent.name() + " keeps no state");
         }
         state.set(key, value);
-        JsonNode now = state.toJson();
+        JsonNode now = clientView();
         List<PatchOperation> patch = StatePatches.diff(clientHolds == null ? JsonNodeFactory.instance.objectNode()
                 : clientHolds, now);
         if (!patch.isEmpty()) {
@@ -415,7 +440,7 @@ final class Run {
             transcript.add(new Message.Tool(messageId, outcome.content(), call.id()));
             out.add(new AgUiEvent.ToolCallResult(messageId, call.id(), outcome.content()));
         }
-        if (state != null && (!state.toJson().equals(roundStartState) || !state.toJson().equals(clientHolds))) {
+        if (state != null && (!clientView().equals(roundStartState) || !clientView().equals(clientHolds))) {
             out.add(snapshot());
         }
         return out;

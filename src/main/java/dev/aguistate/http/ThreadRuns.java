@@ -8,7 +8,9 @@ import dev.aguistate.agent.RunFailure;
 import dev.aguistate.agent.RunJournal;
 import dev.aguistate.agent.RunStart;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.state.StateScopes;
 import dev.aguistate.threads.RunLock;
+import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreConfig;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
@@ -18,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,8 +61,10 @@ public class ThreadRuns {
                 throw notFound(input.threadId());
             }
             long deadline = System.nanoTime() + config.lockWait().toNanos();
-            return lock(input.threadId(), deadline).onItem().transform(lock -> new Claimed(
-                    start(user, agent, input, stored), lock));
+            return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
+                            store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), deadline))
+                    .with((userScope, appScope, lock) -> new Claimed(
+                            start(user, agent, input, stored, userScope, appScope), lock));
         });
     }
 
@@ -90,19 +95,42 @@ public class ThreadRuns {
         return new Refused(new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'"));
     }
 
-    private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored) {
+    /**
+     * The run starts from the thread's keys with the user's ({@code user:}) and everyone's ({@code app:}) shared
+     * keys merged in; its commit splits the final state back ({@code temp:} keys are dropped), setting the run's
+     * keys over what is stored so that keys the run's agent does not know survive.
+     */
+    private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
+                           ScopedState userScope, ScopedState appScope) {
         long version = stored.map(StoredThread::version).orElse(0L);
-        RunJournal journal = (state, messages) -> store.commit(new ThreadCommit(new StoredThread(input.threadId(),
-                        user, agent.name(), asObject(state), messages, version, Instant.EPOCH, Instant.EPOCH),
-                        version, List.of()))
-                .onFailure(VersionConflict.class).transform(conflict -> new RunFailure("thread_conflict",
-                        "The thread changed while this run was in progress; nothing of this run was kept."))
-                .replaceWithVoid();
-        return new RunStart(input, stored.map(StoredThread::state).orElse(null),
+        ObjectNode startState = stored.map(t -> t.state().deepCopy()).orElseGet(JsonNodeFactory.instance::objectNode);
+        startState.setAll(StateScopes.part(userScope.state(), StateScopes.USER));
+        startState.setAll(StateScopes.part(appScope.state(), StateScopes.APP));
+        ObjectNode threadState = stored.map(t -> t.state().deepCopy()).orElseGet(JsonNodeFactory.instance::objectNode);
+        RunJournal journal = (state, messages) -> {
+            List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
+            changedScope(userScope, StateScopes.part(state, StateScopes.USER)).ifPresent(scopes::add);
+            changedScope(appScope, StateScopes.part(state, StateScopes.APP)).ifPresent(scopes::add);
+            return store.commit(new ThreadCommit(new StoredThread(input.threadId(), user, agent.name(),
+                            threadState.deepCopy().setAll(StateScopes.part(state, null)), messages, version,
+                            Instant.EPOCH, Instant.EPOCH), version, scopes))
+                    .onFailure(VersionConflict.class).transform(conflict -> new RunFailure("thread_conflict",
+                            "The thread changed while this run was in progress; nothing of this run was kept."))
+                    .replaceWithVoid();
+        };
+        boolean known = stored.isPresent() || !startState.isEmpty();
+        return new RunStart(input, known ? startState : null,
                 stored.map(StoredThread::messages).orElse(List.of()), journal);
     }
 
-    private static ObjectNode asObject(JsonNode state) {
-        return state instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
+    /**
+     * The scope with the run's keys of it set; keys the run did not have (another agent's) stay. Empty when that
+     * changes nothing, so runs that leave a shared scope alone never conflict on it.
+     */
+    private static Optional<ThreadCommit.ScopeWrite> changedScope(ScopedState loaded, ObjectNode runKeys) {
+        ObjectNode next = loaded.state().deepCopy().setAll(runKeys);
+        return next.equals(loaded.state()) ? Optional.empty()
+                : Optional.of(new ThreadCommit.ScopeWrite(loaded.scope(), next, loaded.version()));
     }
+
 }

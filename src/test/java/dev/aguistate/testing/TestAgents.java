@@ -76,6 +76,18 @@ public class TestAgents {
         return AgentDefinition.builder("two-phase-notebook").state(NOTEBOOK).twoPhaseState().build();
     }
 
+    /** Free-form state written by state tools into each scope: the thread's, the user's, the app's, the run's. */
+    @Produces
+    @Singleton
+    AgentDefinition scoped() {
+        AgentDefinition.Builder agent = AgentDefinition.builder("scoped").state(StateSchema.FREE_FORM);
+        Map.of("note", "set_note", "user:lang", "set_lang", "app:banner", "set_banner", "temp:scratch", "set_scratch")
+                .forEach((key, tool) -> agent.tool(BackendTool.stateTool(tool, "Set " + key,
+                        RunRequests.parse("{\"type\":\"object\",\"properties\":{\"value\":{}}}"), "Set.",
+                        Map.of(key, "value"))));
+        return agent.build();
+    }
+
     @Produces
     @Singleton
     AgentDefinition strictNotebook() {

@@ -1,0 +1,80 @@
+package dev.aguistate.http;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** user: keys follow the user across threads, app: keys are everyone's and server-owned, temp: keys never leave a run. */
+@QuarkusTest
+@TestProfile(StubbedLlm.class)
+class StateScopesRunTest extends StubbedLlmTest {
+
+    private SseClient.Stream setThenRun(String tool, String valueJson, RunRequests request) {
+        stub.enqueue(StubResponse.stream().toolCall("c-" + UUID.randomUUID(), tool, "{\"value\":" + valueJson + "}").build());
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        SseClient.Stream stream = client.run("/agui/scoped", request.json());
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        return stream;
+    }
+
+    private static RunRequests withState(String state) {
+        RunRequests request = RunRequests.fresh().user("go");
+        request.body().set("state", RunRequests.parse(state));
+        return request;
+    }
+
+    @Test
+    void userKeysFollowTheUserIntoANewThread() {
+        String lang = "\"fr-" + UUID.randomUUID() + "\"";
+        setThenRun("set_lang", lang, withState("{}"));
+
+        stub.enqueue(StubResponse.stream().text("bonjour").build());
+        RunRequests other = withState("{}");
+        SseClient.Stream stream = client.run("/agui/scoped", other.json());
+
+        JsonNode baseline = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
+        assertEquals(RunRequests.parse("{\"v\":" + lang + "}").get("v"), baseline.get("user:lang"));
+        JsonNode stored = RunRequests.parse(given().get("/threads/" + other.threadId()).then().statusCode(200)
+                .extract().asString()).get("state");
+        assertFalse(stored.has("user:lang"), "the thread stores only its own keys: " + stored);
+    }
+
+    @Test
+    void tempKeysAreNeitherSentNorStored() {
+        RunRequests request = withState("{\"note\":\"n\"}");
+        SseClient.Stream stream = setThenRun("set_scratch", "\"secret working data\"", request);
+
+        assertFalse(stream.raw().contains("temp:scratch"), "temp keys never reach the client");
+        assertTrue(stream.ofType("STATE_SNAPSHOT").isEmpty(), "nothing the client sees changed");
+        String stored = given().get("/threads/" + request.threadId()).then().statusCode(200).extract().asString();
+        assertFalse(stored.contains("temp:scratch"), stored);
+    }
+
+    @Test
+    void appKeysAreSharedAndTheClientCannotChangeThem() {
+        String banner = "\"sale-" + UUID.randomUUID() + "\"";
+        setThenRun("set_banner", banner, withState("{}"));
+
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        RunRequests tampering = withState("{\"app:banner\":\"hacked\",\"note\":\"mine\"}");
+        SseClient.Stream stream = client.run("/agui/scoped", tampering.json());
+
+        JsonNode baseline = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
+        assertEquals(RunRequests.parse("{\"v\":" + banner + "}").get("v"), baseline.get("app:banner"),
+                "the client's edit of a server-owned key is ignored and corrected");
+        assertEquals("mine", baseline.get("note").asText(), "its own keys are kept");
+    }
+}
