@@ -96,7 +96,8 @@ final class Run {
     private Round round;
 
     /** @throws StateWriteException when the client's or the stored state does not fit the agent's state schema */
-    Run(AgentDefinition agent, RunStart start, String provider, StatePrompt statePrompt, Duration deltaInterval) {
+    Run(AgentDefinition agent, RunStart start, String provider, StatePrompt statePrompt, Duration deltaInterval,
+        int contextMaxMessages) {
         this.agent = agent;
         this.start = start;
         this.input = start.input();
@@ -106,7 +107,8 @@ final class Run {
         this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent.state())) : null;
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
-        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(start.history()));
+        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(
+                ContextWindow.select(start.history(), contextMaxMessages)));
         agent.tools().values().forEach(t -> toolSpecifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()

@@ -2,6 +2,7 @@ package dev.aguistate.agent;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /** How runs behave ({@code agui.run.*}). */
 @ConfigMapping(prefix = "agui.run")
@@ -10,4 +11,12 @@ public interface RunConfig {
     /** LLM calls per run; a model still calling tools after this many ends the run with {@code max_rounds_exceeded}. */
     @WithDefault("10")
     int maxRounds();
+
+    /**
+     * The most messages of the conversation sent to the LLM (the first user message is always among them);
+     * 0 sends all. The stored history is kept whole.
+     */
+    @WithName("context.max-messages")
+    @WithDefault("0")
+    int contextMaxMessages();
 }

@@ -322,6 +322,27 @@ class RunEndpointTest extends StubbedLlmTest {
                 "each run sent its own conversation");
     }
 
+    @Test
+    void aLongConversationReachesTheLlmAsItsFirstUserMessageAndItsLatestTurns() {
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        RunRequests request = RunRequests.fresh();
+        for (int i = 0; i < 60; i++) {
+            request.message(RunRequests.parse("{\"id\":\"m" + i + "\",\"role\":\"" + (i % 2 == 0 ? "user" : "assistant")
+                    + "\",\"content\":\"turn " + i + "\"}"));
+        }
+
+        client.run("/agui", request.json());
+
+        JsonNode sent = stub.lastRequest().get("messages");
+        List<String> contents = new ArrayList<>();
+        sent.forEach(m -> contents.add(m.get("content").asText()));
+        List<String> conversation = contents.subList(1, contents.size()); // after the agent's instructions
+        assertEquals(StubbedLlm.CONTEXT_MAX_MESSAGES, conversation.size());
+        assertEquals("turn 0", conversation.get(0), "the first user message is kept");
+        assertEquals("turn 11", conversation.get(1));
+        assertEquals("turn 59", conversation.get(conversation.size() - 1));
+    }
+
     private static JsonNode toolNamed(JsonNode request, String name) {
         for (JsonNode tool : request.get("tools")) {
             if (name.equals(tool.at("/function/name").asText())) {

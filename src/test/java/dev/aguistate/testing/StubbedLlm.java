@@ -11,6 +11,7 @@ import java.util.Map;
 public class StubbedLlm implements QuarkusTestProfile {
 
     public static final int MAX_ROUNDS = 3;
+    public static final int CONTEXT_MAX_MESSAGES = 50;
 
     @Override
     public Map<String, String> getConfigOverrides() {
@@ -19,6 +20,7 @@ public class StubbedLlm implements QuarkusTestProfile {
                 "agui.llm.idle-timeout", "1500ms",
                 "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
                 "agui.state.delta-interval", "0ms",
+                "agui.run.context.max-messages", String.valueOf(CONTEXT_MAX_MESSAGES),
                 "agui.llm.headers.X-Test-Header", "present");
     }
 
