@@ -85,8 +85,13 @@ final class Run {
     private State state;
     private final StatePrompt statePrompt;
     private final long deltaIntervalNanos;
-    /** What the client holds now: the state it sent, then every snapshot and delta we sent. */
+    /** What the client holds now: the state it sent, then every snapshot and delta we sent; see {@link #clientHolds()}. */
     private JsonNode clientHolds;
+    /**
+     * The client holds the current prediction's view. It is read from the prediction only when needed, so that a
+     * delta per argument chunk does not cost a copy of the whole state.
+     */
+    private boolean clientHoldsPrediction;
     /** The state when the current round started, to tell whether the round's tools changed it. */
     private JsonNode roundStartState;
     private PredictiveState predictive;
@@ -182,8 +187,11 @@ final class Run {
         if (start.hydrates()) {
             out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
         }
-        if (state != null && !clientView().equals(clientHolds)) {
-            out.add(snapshot());
+        if (state != null) {
+            JsonNode view = clientView();
+            if (!view.equals(clientHolds())) {
+                out.add(snapshot(view));
+            }
         }
         return out;
     }
@@ -197,6 +205,7 @@ final class Run {
         round = new Round(UUID.randomUUID().toString());
         if (state != null) {
             roundStartState = clientView();
+            clientHolds(); // settles the previous round's prediction before it is replaced
             if (statePhase()) {
                 predictive = new PredictiveState((ObjectNode) clientView(), agent.state().keys().stream()
                         .map(key -> new PredictiveMapping(key.name(), STRUCTURED_STATE, key.name())).toList());
@@ -226,7 +235,7 @@ final class Run {
         } catch (StateWriteException e) {
             throw RunFailure.invalidStateOutput(e.getMessage());
         }
-        return List.of(snapshot());
+        return List.of(snapshot(clientView()));
     }
 
     synchronized ChatRequest chatRequest() {
@@ -328,7 +337,7 @@ final class Run {
             List<PatchOperation> patch = predictive.drain();
             if (!patch.isEmpty()) {
                 out.add(new AgUiEvent.StateDelta(patch));
-                clientHolds = predictive.clientView();
+                clientHoldsPrediction = true;
             }
             lastDeltaNanos = System.nanoTime();
         }
@@ -346,9 +355,20 @@ final class Run {
         return value;
     }
 
-    private AgUiEvent snapshot() {
-        clientHolds = clientView();
-        return new AgUiEvent.StateSnapshot(clientView());
+    /** What the client holds now. */
+    private JsonNode clientHolds() {
+        if (clientHoldsPrediction) {
+            clientHolds = predictive.clientView();
+            clientHoldsPrediction = false;
+        }
+        return clientHolds;
+    }
+
+    /** The authoritative state for the client; {@code view} is {@link #clientView()}. */
+    private AgUiEvent snapshot(JsonNode view) {
+        clientHolds = view;
+        clientHoldsPrediction = false;
+        return new AgUiEvent.StateSnapshot(view);
     }
 
     /** Ends the round: records the assistant turn and says which tool calls the server must run. */
@@ -414,8 +434,8 @@ final class Run {
         }
         state.set(key, value);
         JsonNode now = clientView();
-        List<PatchOperation> patch = StatePatches.diff(clientHolds == null ? JsonNodeFactory.instance.objectNode()
-                : clientHolds, now);
+        JsonNode held = clientHolds();
+        List<PatchOperation> patch = StatePatches.diff(held == null ? JsonNodeFactory.instance.objectNode() : held, now);
         if (!patch.isEmpty()) {
             clientHolds = now;
             emit.accept(new AgUiEvent.StateDelta(patch));
@@ -442,8 +462,11 @@ final class Run {
             transcript.add(new Message.Tool(messageId, outcome.content(), call.id()));
             out.add(new AgUiEvent.ToolCallResult(messageId, call.id(), outcome.content()));
         }
-        if (state != null && (!clientView().equals(roundStartState) || !clientView().equals(clientHolds))) {
-            out.add(snapshot());
+        if (state != null) {
+            JsonNode view = clientView();
+            if (!view.equals(roundStartState) || !view.equals(clientHolds())) {
+                out.add(snapshot(view));
+            }
         }
         return out;
     }
