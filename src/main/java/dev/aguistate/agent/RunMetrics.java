@@ -1,11 +1,14 @@
 package dev.aguistate.agent;
 
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.EventType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Run metrics at {@code /q/metrics}: active runs, runs by outcome, errors by code, time to first token, events. */
@@ -15,6 +18,8 @@ public class RunMetrics {
     private final MeterRegistry registry;
     private final AtomicInteger active;
     private final Timer firstToken;
+    /** Registered once: counting an event is on the path of every frame. */
+    private final Map<EventType, Counter> eventsSent = new EnumMap<>(EventType.class);
 
     RunMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -23,6 +28,9 @@ public class RunMetrics {
                 .description("From sending a request to the LLM to its first streamed chunk")
                 .publishPercentileHistogram()
                 .register(registry);
+        for (EventType type : EventType.values()) {
+            eventsSent.put(type, Counter.builder("agui.events.sent").tag("type", type.name()).register(registry));
+        }
     }
 
     void started() {
@@ -36,7 +44,7 @@ public class RunMetrics {
     }
 
     void event(AgUiEvent event) {
-        Counter.builder("agui.events.sent").tag("type", event.type().name()).register(registry).increment();
+        eventsSent.get(event.type()).increment();
         if (event instanceof AgUiEvent.RunError error) {
             Counter.builder("agui.run.errors").tag("code", error.code()).register(registry).increment();
         }
