@@ -58,7 +58,7 @@ public class ThreadRuns {
     Uni<Claimed> claim(String user, AgentDefinition agent, RunAgentInput input) {
         return store.load(input.threadId()).onItem().transformToUni(stored -> {
             if (stored.isPresent() && !stored.get().owner().equals(user)) {
-                throw notFound(input.threadId());
+                throw new Refused(threadNotFound(input.threadId()));
             }
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
@@ -91,8 +91,9 @@ public class ThreadRuns {
         return store.unlock(claimed.lock());
     }
 
-    static Refused notFound(String threadId) {
-        return new Refused(new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'"));
+    /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */
+    static ErrorBody threadNotFound(String threadId) {
+        return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
     }
 
     /**
@@ -103,10 +104,10 @@ public class ThreadRuns {
     private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
                            ScopedState userScope, ScopedState appScope) {
         long version = stored.map(StoredThread::version).orElse(0L);
-        ObjectNode startState = stored.map(t -> t.state().deepCopy()).orElseGet(JsonNodeFactory.instance::objectNode);
+        ObjectNode threadState = stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode);
+        ObjectNode startState = threadState.deepCopy();
         startState.setAll(StateScopes.part(userScope.state(), StateScopes.USER));
         startState.setAll(StateScopes.part(appScope.state(), StateScopes.APP));
-        ObjectNode threadState = stored.map(t -> t.state().deepCopy()).orElseGet(JsonNodeFactory.instance::objectNode);
         RunJournal journal = (state, messages) -> {
             List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
             changedScope(userScope, StateScopes.part(state, StateScopes.USER)).ifPresent(scopes::add);

@@ -67,7 +67,7 @@ public class ThreadsResource {
         return asUser(authorization, user -> store.load(id).onItem().transform(thread -> thread
                 .filter(t -> t.owner().equals(user))
                 .map(t -> json(view(t)))
-                .orElseGet(() -> ThreadRuns.notFound(id).error.toResponse())));
+                .orElseGet(() -> ThreadRuns.threadNotFound(id).toResponse())));
     }
 
     @DELETE
@@ -76,7 +76,7 @@ public class ThreadsResource {
     public Uni<Response> delete(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
         return asUser(authorization, user -> store.load(id).onItem().transformToUni(thread -> {
             if (thread.isEmpty() || !thread.get().owner().equals(user)) {
-                return Uni.createFrom().item(ThreadRuns.notFound(id).error.toResponse());
+                return Uni.createFrom().item(ThreadRuns.threadNotFound(id).toResponse());
             }
             return store.delete(id).onItem().transform(deleted -> Response.noContent().build());
         }));
