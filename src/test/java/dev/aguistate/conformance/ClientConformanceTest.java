@@ -3,6 +3,7 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.ScriptedDemo;
+import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.io.File;
@@ -45,7 +46,7 @@ class ClientConformanceTest {
 
     private static int run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(SAMPLE.toFile()).inheritIO();
-        builder.environment().put("AGUI_SERVER_URL", "http://127.0.0.1:8081");
+        builder.environment().put("AGUI_SERVER_URL", "http://127.0.0.1:" + SseClient.testPort());
         Process process = builder.start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 @TestProfile(ScriptedDemo.class)
 class ScriptedDemoModelTest {
 
-    private final SseClient client = new SseClient(8081);
+    private final SseClient client = SseClient.forTestServer();
 
     @Test
     void theDemoModelAnnouncesItselfToClientsAndProbes() {

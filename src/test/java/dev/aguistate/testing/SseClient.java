@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * A minimal SSE client over the JDK HTTP client, independent of the server's code: posts a run request and
@@ -32,6 +33,18 @@ public final class SseClient {
 
     public SseClient(int port) {
         this.base = URI.create("http://localhost:" + port);
+    }
+
+    /**
+     * A client of the Quarkus test server. Its port comes from {@code quarkus.http.test-port} (8081 by default)
+     * so that two checkouts can run their suites side by side with {@code -Dquarkus.http.test-port=...}.
+     */
+    public static SseClient forTestServer() {
+        return new SseClient(testPort());
+    }
+
+    public static int testPort() {
+        return ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
     }
 
     /** A finished stream: status, headers, the raw body and its parsed events and comments. */

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 public abstract class StubbedLlmTest {
 
-    protected final SseClient client = new SseClient(8081);
+    protected final SseClient client = SseClient.forTestServer();
     protected OpenAiStub stub;
 
     @BeforeEach
