@@ -2,13 +2,16 @@ package dev.aguistate.agent;
 
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.StateSchema;
+import dev.aguistate.state.StateScopes;
 import dev.aguistate.tools.BackendTool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -23,10 +26,12 @@ import java.util.stream.Stream;
  *                            no tools are offered
  * @param raiseOnToolFailure  a failing backend tool ends the run with {@code RUN_ERROR tool_failed} instead of
  *                            telling the LLM what went wrong
+ * @param serverOwnedKeys     state keys only the server (its tools) may change, besides every {@code app:} key; a
+ *                            client's value for one is ignored
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
-                              boolean raiseOnToolFailure) {
+                              boolean raiseOnToolFailure, Set<String> serverOwnedKeys) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -37,6 +42,12 @@ public record AgentDefinition(String name, String description, String instructio
         instructions = instructions == null ? "" : instructions;
         tools = Map.copyOf(tools);
         predictive = List.copyOf(predictive);
+        serverOwnedKeys = Set.copyOf(serverOwnedKeys);
+    }
+
+    /** True when a client may not change the key: an {@code app:} key or one the agent declared server-owned. */
+    public boolean serverOwns(String key) {
+        return StateScopes.isApp(key) || serverOwnedKeys.contains(key);
     }
 
     public boolean hasState() {
@@ -60,6 +71,7 @@ public record AgentDefinition(String name, String description, String instructio
         private final List<PredictiveMapping> predictive = new ArrayList<>();
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
+        private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
 
         private Builder(String name) {
             this.name = name;
@@ -106,6 +118,12 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** Keys only the server may change, like {@code app:} keys; clients' edits of them are ignored and logged. */
+        public Builder serverOwned(String... keys) {
+            serverOwnedKeys.addAll(List.of(keys));
+            return this;
+        }
+
         public AgentDefinition build() {
             Map<String, BackendTool> byName = new LinkedHashMap<>();
             for (BackendTool tool : tools) {
@@ -114,27 +132,28 @@ public record AgentDefinition(String name, String description, String instructio
                 }
             }
             for (BackendTool tool : byName.values()) {
-                checkStateKeys(tool.name(), Stream.concat(tool.inputsFromState().keySet().stream(),
+                checkStateKeys("tool " + tool.name(), Stream.concat(tool.inputsFromState().keySet().stream(),
                         tool.outputsToState().keySet().stream()));
             }
-            predictive.forEach(p -> checkStateKeys(p.tool() + " (predicted state)", Stream.of(p.stateKey())));
+            predictive.forEach(p -> checkStateKeys("tool " + p.tool() + " (predicted state)", Stream.of(p.stateKey())));
+            checkStateKeys("the server-owned key list", serverOwnedKeys.stream());
             if (twoPhaseState && (state == null || state.freeForm())) {
                 throw new IllegalArgumentException("agent " + name
                         + " uses two-phase state, which needs a state schema with declared keys");
             }
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
-                    raiseOnToolFailure);
+                    raiseOnToolFailure, serverOwnedKeys);
         }
 
-        private void checkStateKeys(String user, Stream<String> keys) {
+        private void checkStateKeys(String what, Stream<String> keys) {
             List<String> used = keys.toList();
             if (state == null && !used.isEmpty()) {
-                throw new IllegalArgumentException("tool " + user + " of agent " + name
+                throw new IllegalArgumentException(what + " of agent " + name
                         + " uses state, but the agent declares none");
             }
             if (state != null && !state.freeForm()) {
                 used.stream().filter(key -> state.key(key).isEmpty()).findFirst().ifPresent(key -> {
-                    throw new IllegalArgumentException("tool " + user + " of agent " + name + " uses state key '"
+                    throw new IllegalArgumentException(what + " of agent " + name + " uses state key '"
                             + key + "', which the state schema does not declare");
                 });
             }

@@ -37,11 +37,12 @@ final class AgentsFileModel {
 
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
                       List<StateToolEntry> stateTools, List<PredictionEntry> predictive, boolean twoPhaseState,
-                      boolean raiseOnToolFailure) {
+                      boolean raiseOnToolFailure, List<String> serverOwned) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
             predictive = predictive == null ? List.of() : predictive;
+            serverOwned = serverOwned == null ? List.of() : serverOwned;
         }
 
         AgentDefinition toDefinition() {
@@ -64,6 +65,7 @@ final class AgentsFileModel {
             if (twoPhaseState) {
                 agent.twoPhaseState();
             }
+            agent.serverOwned(serverOwned.toArray(String[]::new));
             return agent.build();
         }
     }

@@ -109,7 +109,7 @@ final class Run {
         this.provider = provider;
         this.statePrompt = statePrompt;
         this.deltaIntervalNanos = deltaInterval.toNanos();
-        this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent.state())) : null;
+        this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent)) : null;
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
         this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(
@@ -145,9 +145,11 @@ final class Run {
 
     /**
      * The stored state with the client's keys laid over it: the client's edits win, except on keys only the server
-     * may change ({@code app:}) or that never leave a run ({@code temp:}), which are ignored.
+     * may change ({@code app:} and the agent's server-owned keys) or that never leave a run ({@code temp:}), which
+     * are ignored.
      */
-    private static JsonNode startingState(RunStart start, StateSchema schema) {
+    private static JsonNode startingState(RunStart start, AgentDefinition agent) {
+        StateSchema schema = agent.state();
         JsonNode client = start.input().state();
         boolean stored = start.storedState() != null && start.storedState().isObject();
         if (!stored && !(client instanceof ObjectNode)) {
@@ -160,7 +162,7 @@ final class Run {
         }
         ObjectNode clientState = client instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
         clientState.fields().forEachRemaining(e -> {
-            if (StateScopes.isApp(e.getKey()) || StateScopes.isTemp(e.getKey())) {
+            if (agent.serverOwns(e.getKey()) || StateScopes.isTemp(e.getKey())) {
                 if (!e.getValue().equals(merged.get(e.getKey()))) {
                     LOG.infof("threadId=%s: ignored the client's value for server-owned key %s",
                             start.input().threadId(), e.getKey());

@@ -73,6 +73,7 @@ class AgentsFileTest {
                 predictive:
                   - {stateKey: plan, tool: set_plan, toolArgument: plan}
                   - {stateKey: settings, tool: save_settings}
+                serverOwned: [settings]
                 raiseOnToolFailure: true
               - name: scratchpad
                 state: {}
@@ -103,6 +104,7 @@ class AgentsFileTest {
                "predictive": [
                  {"stateKey": "plan", "tool": "set_plan", "toolArgument": "plan"},
                  {"stateKey": "settings", "tool": "save_settings"}],
+               "serverOwned": ["settings"],
                "raiseOnToolFailure": true},
               {"name": "scratchpad", "state": {}},
               {"name": "plain"},
@@ -131,6 +133,8 @@ class AgentsFileTest {
         assertEquals("Plans things", planner.description());
         assertEquals("Plan carefully.\nUse the tools.\n", planner.instructions());
         assertTrue(planner.raiseOnToolFailure());
+        assertTrue(planner.serverOwns("settings"));
+        assertFalse(planner.serverOwns("plan"));
         StateSchema state = planner.state();
         assertEquals(Set.of(JsonType.OBJECT), key(state, "plan").types());
         assertEquals(Set.of(JsonType.STRING, JsonType.NULL), key(state, "title").types(), "YAML's bare null is the type");
@@ -242,6 +246,8 @@ class AgentsFileTest {
                 Arguments.of("prediction of an undeclared state key",
                         state + tool + "    predictive:\n      - {stateKey: stop, tool: set_stops}\n",
                         "agents[0] 'trip': ", "uses state key 'stop', which the state schema does not declare"),
+                Arguments.of("server-owned undeclared state key", state + "    serverOwned: [stop]\n",
+                        "agents[0] 'trip': ", "server-owned key list of agent trip uses state key 'stop'"),
                 Arguments.of("state tool of an agent without state", agent + tool,
                         "agents[0] 'trip': ", "uses state, but the agent declares none"),
                 Arguments.of("two-phase state without declared keys", agent + "    twoPhaseState: true\n    state: {}\n",
@@ -292,7 +298,8 @@ class AgentsFileTest {
     private static String summary(AgentDefinition agent) {
         StringBuilder summary = new StringBuilder(agent.name()).append(' ').append(agent.description()).append(' ')
                 .append(agent.instructions()).append(" raise=").append(agent.raiseOnToolFailure())
-                .append(" twoPhase=").append(agent.twoPhaseState());
+                .append(" twoPhase=").append(agent.twoPhaseState())
+                .append(" serverOwned=").append(agent.serverOwnedKeys());
         if (agent.hasState()) {
             agent.state().keys().stream().sorted(Comparator.comparing(StateKey::name)).forEach(key -> summary
                     .append("\nkey ").append(key.name()).append(": ").append(key.typeDescription()).append(" '")

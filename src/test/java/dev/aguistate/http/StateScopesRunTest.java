@@ -17,7 +17,10 @@ import io.quarkus.test.junit.TestProfile;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** user: keys follow the user across threads, app: keys are everyone's and server-owned, temp: keys never leave a run. */
+/**
+ * user: keys follow the user across threads, app: keys are everyone's and server-owned, keys an agent declares
+ * server-owned stay the server's, temp: keys never leave a run.
+ */
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
 class StateScopesRunTest extends StubbedLlmTest {
@@ -76,5 +79,25 @@ class StateScopesRunTest extends StubbedLlmTest {
         assertEquals(RunRequests.parse("{\"v\":" + banner + "}").get("v"), baseline.get("app:banner"),
                 "the client's edit of a server-owned key is ignored and corrected");
         assertEquals("mine", baseline.get("note").asText(), "its own keys are kept");
+    }
+
+    @Test
+    void declaredServerOwnedKeysChangeOnlyThroughTheAgentsTools() {
+        RunRequests first = withState("{\"note\":\"n\"}");
+        setThenRun("set_plan", "\"approved plan\"", first);
+
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        RunRequests tampering = RunRequests.of(first.threadId(), "run-tamper").user("go");
+        tampering.body().set("state", RunRequests.parse("{\"plan\":\"hacked\",\"note\":\"edited\"}"));
+        SseClient.Stream stream = client.run("/agui/scoped", tampering.json());
+        EventStreamVerifier.verify(stream.events(), tampering.threadId(), tampering.runId());
+
+        JsonNode baseline = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
+        assertEquals("approved plan", baseline.get("plan").asText(), "the client's edit is ignored and corrected");
+        assertEquals("edited", baseline.get("note").asText(), "the client's edit of its own key is kept");
+        JsonNode stored = RunRequests.parse(given().get("/threads/" + first.threadId()).then().statusCode(200)
+                .extract().asString()).get("state");
+        assertEquals("approved plan", stored.get("plan").asText(), stored.toString());
+        assertEquals("edited", stored.get("note").asText(), stored.toString());
     }
 }

@@ -80,8 +80,10 @@ public class TestAgents {
     @Produces
     @Singleton
     AgentDefinition scoped() {
-        AgentDefinition.Builder agent = AgentDefinition.builder("scoped").state(StateSchema.FREE_FORM);
-        Map.of("note", "set_note", "user:lang", "set_lang", "app:banner", "set_banner", "temp:scratch", "set_scratch")
+        AgentDefinition.Builder agent = AgentDefinition.builder("scoped").state(StateSchema.FREE_FORM)
+                .serverOwned("plan");
+        Map.of("note", "set_note", "user:lang", "set_lang", "app:banner", "set_banner", "temp:scratch", "set_scratch",
+                        "plan", "set_plan")
                 .forEach((key, tool) -> agent.tool(BackendTool.stateTool(tool, "Set " + key,
                         RunRequests.parse("{\"type\":\"object\",\"properties\":{\"value\":{}}}"), "Set.",
                         Map.of(key, "value"))));
