@@ -2,13 +2,13 @@
 -- (a script runs atomically). Time comes from Redis so that all replicas share one clock.
 --
 -- KEYS: the thread's hash, its owner's index, then one hash per scope written.
--- ARGV: thread id, expected version, ttl (ms), owner, agent, state, messages, message count,
+-- ARGV: thread id, expected version, ttl (ms), owner, agent, state, messages, message count, meta,
 --       then for each scope: its expected version and its new state.
 -- Returns {'ok', version, createdAt, updatedAt} or {'conflict', position, actual version}, where position
 -- is 0 for the thread and n for the n-th scope.
 local threadKey, ownerIndex = KEYS[1], KEYS[2]
 local threadId, expected, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local SCOPE_ARGS = 8 -- ARGV before the first scope's
+local SCOPE_ARGS = 9 -- ARGV before the first scope's
 
 local function versionOf(key)
   return tonumber(redis.call('HGET', key, 'version') or 0)
@@ -34,7 +34,7 @@ for n = 1, scopeCount do
     'version', tonumber(ARGV[SCOPE_ARGS + 2 * n - 1]) + 1)
 end
 redis.call('HSET', threadKey, 'owner', ARGV[4], 'agent', ARGV[5], 'state', ARGV[6], 'messages', ARGV[7],
-  'messageCount', ARGV[8], 'version', current + 1, 'createdAt', createdAt, 'updatedAt', now)
+  'messageCount', ARGV[8], 'meta', ARGV[9], 'version', current + 1, 'createdAt', createdAt, 'updatedAt', now)
 redis.call('PEXPIRE', threadKey, ttl)
 -- Scored by minus the update time: ascending ranks are newest first, and ties go by thread id.
 redis.call('ZADD', ownerIndex, -now, threadId)

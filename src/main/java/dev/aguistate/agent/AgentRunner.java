@@ -55,7 +55,7 @@ public class AgentRunner {
     public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start) {
         RunAgentInput input = start.input();
         Run run = new Run(agent, start, model.description().provider(), statePrompt, deltaInterval,
-                config.contextMaxMessages());
+                config.contextWindow());
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),

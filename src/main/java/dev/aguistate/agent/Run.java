@@ -43,6 +43,7 @@ import dev.langchain4j.model.chat.request.ResponseFormatType;
 import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchema;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,7 +103,7 @@ final class Run {
 
     /** @throws StateWriteException when the client's or the stored state does not fit the agent's state schema */
     Run(AgentDefinition agent, RunStart start, String provider, StatePrompt statePrompt, Duration deltaInterval,
-        int contextMaxMessages) {
+        ContextWindow contextWindow) {
         this.agent = agent;
         this.start = start;
         this.input = start.input();
@@ -113,7 +114,7 @@ final class Run {
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
         this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(
-                ContextWindow.select(start.history(), contextMaxMessages)));
+                contextWindow.select(start.history(), start.messageTimes(), Instant.now())));
         agent.tools().values().forEach(t -> toolSpecifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()

@@ -3,6 +3,8 @@ package dev.aguistate.agent;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.Optional;
 
 /** How runs behave ({@code agui.run.*}). */
 @ConfigMapping(prefix = "agui.run")
@@ -19,4 +21,15 @@ public interface RunConfig {
     @WithName("context.max-messages")
     @WithDefault("0")
     int contextMaxMessages();
+
+    /**
+     * Messages older than this (since they first reached the server) are not sent to the LLM; the first user
+     * message always is. Absent: no age limit. The stored history is kept whole.
+     */
+    @WithName("context.max-age")
+    Optional<Duration> contextMaxAge();
+
+    default ContextWindow contextWindow() {
+        return new ContextWindow(contextMaxMessages(), contextMaxAge().orElse(null));
+    }
 }

@@ -3,7 +3,9 @@ package dev.aguistate.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a run starts from when the server remembers the thread: the state it stored (the client's state is laid
@@ -12,16 +14,14 @@ import java.util.List;
  *
  * @param storedState   the stored thread state, or null for a new thread
  * @param storedHistory the stored messages, or an empty list
+ * @param messageTimes  when each stored message (by id) first reached the server
  */
-public record RunStart(RunAgentInput input, JsonNode storedState, List<Message> storedHistory, RunJournal journal) {
+public record RunStart(RunAgentInput input, JsonNode storedState, List<Message> storedHistory,
+                       Map<String, Instant> messageTimes, RunJournal journal) {
 
     public RunStart {
         storedHistory = List.copyOf(storedHistory);
-    }
-
-    /** A run of a thread the server does not remember. */
-    public static RunStart stateless(RunAgentInput input) {
-        return new RunStart(input, null, List.of(), RunJournal.NONE);
+        messageTimes = Map.copyOf(messageTimes);
     }
 
     /** The client reloaded: it sent no messages for a thread that has some. */

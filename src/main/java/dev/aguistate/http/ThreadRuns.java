@@ -7,6 +7,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.RunFailure;
 import dev.aguistate.agent.RunJournal;
 import dev.aguistate.agent.RunStart;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StateScopes;
 import dev.aguistate.threads.RunLock;
@@ -14,6 +15,7 @@ import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreConfig;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
+import dev.aguistate.threads.ThreadMeta;
 import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.VersionConflict;
 import io.smallrye.mutiny.Uni;
@@ -21,7 +23,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -108,12 +112,14 @@ public class ThreadRuns {
         ObjectNode startState = threadState.deepCopy();
         startState.setAll(StateScopes.part(userScope.state(), StateScopes.USER));
         startState.setAll(StateScopes.part(appScope.state(), StateScopes.APP));
+        Map<String, Instant> messageTimes = stored.map(t -> t.meta().messageTimes()).orElse(Map.of());
         RunJournal journal = (state, messages) -> {
             List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
             changedScope(userScope, StateScopes.part(state, StateScopes.USER)).ifPresent(scopes::add);
             changedScope(appScope, StateScopes.part(state, StateScopes.APP)).ifPresent(scopes::add);
+            ThreadMeta meta = new ThreadMeta(arrivalTimes(messages, messageTimes), List.of(), List.of());
             return store.commit(new ThreadCommit(new StoredThread(input.threadId(), user, agent.name(),
-                            threadState.deepCopy().setAll(StateScopes.part(state, null)), messages, version,
+                            threadState.deepCopy().setAll(StateScopes.part(state, null)), messages, meta, version,
                             Instant.EPOCH, Instant.EPOCH), version, scopes))
                     .onFailure(VersionConflict.class).transform(conflict -> new RunFailure("thread_conflict",
                             "The thread changed while this run was in progress; nothing of this run was kept."))
@@ -121,7 +127,15 @@ public class ThreadRuns {
         };
         boolean known = stored.isPresent() || !startState.isEmpty();
         return new RunStart(input, known ? startState : null,
-                stored.map(StoredThread::messages).orElse(List.of()), journal);
+                stored.map(StoredThread::messages).orElse(List.of()), messageTimes, journal);
+    }
+
+    /** When each message first reached the server: as remembered, or now for the ones this run brought. */
+    private static Map<String, Instant> arrivalTimes(List<Message> messages, Map<String, Instant> known) {
+        Instant now = Instant.now();
+        Map<String, Instant> times = new HashMap<>();
+        messages.forEach(m -> times.put(m.id(), known.getOrDefault(m.id(), now)));
+        return times;
     }
 
     /**

@@ -84,7 +84,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             scopes.put(write.scope(), new ScopedState(write.scope(), write.state().deepCopy(), write.expectedVersion() + 1));
         }
         StoredThread stored = new StoredThread(next.threadId(), next.owner(), next.agent(), next.state().deepCopy(),
-                next.messages(), actual + 1, current == null ? now : current.thread().createdAt(), now);
+                next.messages(), next.meta(), actual + 1, current == null ? now : current.thread().createdAt(), now);
         if (current == null && threads.size() >= maxThreads) {
             threads.remove(threads.keySet().iterator().next());
         }

@@ -31,26 +31,28 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     private static final String LOAD = """
             UPDATE agui_threads SET expires_at = now() + $2::interval
             WHERE thread_id = $1 AND expires_at > now()
-            RETURNING owner, agent, state::text, messages::text, version, created_at, updated_at""";
+            RETURNING owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at""";
 
-    // The write statements take the same $1..$7; json arrives as text ($n::text::json) because the driver would
+    // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
     // encode a Java string as a JSON string.
     private static final String INSERT_THREAD = """
             INSERT INTO agui_threads AS t (thread_id, owner, agent, state, messages, message_count, version,
-                                           created_at, updated_at, expires_at)
-            VALUES ($1, $2, $3, $4::text::json, $5::text::json, $6, 1, now(), now(), now() + $7::interval)
+                                           created_at, updated_at, expires_at, meta)
+            VALUES ($1, $2, $3, $4::text::json, $5::text::json, $6, 1, now(), now(), now() + $7::interval,
+                    $8::text::json)
             ON CONFLICT (thread_id) DO UPDATE
-                SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at)
+                SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at,
+                     meta)
                   = (excluded.owner, excluded.agent, excluded.state, excluded.messages, excluded.message_count,
-                     1, now(), now(), excluded.expires_at)
+                     1, now(), now(), excluded.expires_at, excluded.meta)
                 WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
             RETURNING version, created_at, updated_at""";
 
     private static final String UPDATE_THREAD = """
             UPDATE agui_threads
             SET owner = $2, agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
-                version = version + 1, updated_at = now(), expires_at = now() + $7::interval
-            WHERE thread_id = $1 AND version = $8 AND expires_at > now()
+                version = version + 1, updated_at = now(), expires_at = now() + $7::interval, meta = $8::text::json
+            WHERE thread_id = $1 AND version = $9 AND expires_at > now()
             RETURNING version, created_at, updated_at""";
 
     private static final String THREAD_VERSION = """
@@ -103,7 +105,8 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl)).map(rows -> first(rows).map(row ->
                 new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
-                        row.getLong("version"), instant(row, "created_at"), instant(row, "updated_at"))));
+                        ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
+                        instant(row, "updated_at"))));
     }
 
     @Override
@@ -124,15 +127,14 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         long expected = commit.expectedVersion();
         Tuple values = Tuple.from(List.of(thread.threadId(), thread.owner(), thread.agent(),
                 ThreadJson.state(thread.state()), ThreadJson.messages(thread.messages()), thread.messages().size(),
-                ttl));
+                ttl, ThreadJson.meta(thread.meta())));
         Uni<RowSet<Row>> write = expected == 0
                 ? connection.preparedQuery(INSERT_THREAD).execute(values)
-                : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $8
+                : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $9
         return guarded(connection, write, THREAD_VERSION, "thread", thread.threadId(), expected)
                 .map(rows -> {
                     Row row = rows.iterator().next();
-                    return new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
-                            thread.messages(), row.getLong("version"), instant(row, "created_at"),
+                    return thread.committed(row.getLong("version"), instant(row, "created_at"),
                             instant(row, "updated_at"));
                 });
     }

@@ -57,7 +57,8 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     private static StoredThread thread(String threadId, Response fields) {
         return new StoredThread(threadId, fields.get(0).toString(), fields.get(1).toString(),
                 ThreadJson.state(fields.get(2).toString()), ThreadJson.messages(fields.get(3).toString()),
-                fields.get(4).toLong(), instant(fields.get(5)), instant(fields.get(6)));
+                ThreadJson.meta(fields.get(7) == null ? null : fields.get(7).toString()), fields.get(4).toLong(),
+                instant(fields.get(5)), instant(fields.get(6)));
     }
 
     @Override
@@ -74,7 +75,8 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
         List<String> keys = new ArrayList<>(List.of(THREAD + thread.threadId(), OWNER + thread.owner()));
         List<String> args = new ArrayList<>(List.of(thread.threadId(), Long.toString(commit.expectedVersion()),
                 millis(ttl), thread.owner(), thread.agent(), ThreadJson.state(thread.state()),
-                ThreadJson.messages(thread.messages()), Integer.toString(thread.messages().size())));
+                ThreadJson.messages(thread.messages()), Integer.toString(thread.messages().size()),
+                ThreadJson.meta(thread.meta())));
         for (ThreadCommit.ScopeWrite write : commit.scopes()) {
             keys.add(SCOPE + write.scope());
             args.add(Long.toString(write.expectedVersion()));
@@ -84,8 +86,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
             if (reply.get(0).toString().equals("conflict")) {
                 throw conflict(commit, reply.get(1).toInteger(), reply.get(2).toLong());
             }
-            return new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
-                    thread.messages(), reply.get(1).toLong(), instant(reply.get(2)), instant(reply.get(3)));
+            return thread.committed(reply.get(1).toLong(), instant(reply.get(2)), instant(reply.get(3)));
         });
     }
 

@@ -6,14 +6,21 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A conversation thread as stored: its thread-scoped state, its complete message history, who owns it, and a
- * version that grows by one with every commit (optimistic concurrency).
+ * A conversation thread as stored: its thread-scoped state, its complete message history, what the server
+ * remembers of it besides, who owns it, and a version that grows by one with every commit (optimistic
+ * concurrency).
  */
 public record StoredThread(String threadId, String owner, String agent, ObjectNode state, List<Message> messages,
-                           long version, Instant createdAt, Instant updatedAt) {
+                           ThreadMeta meta, long version, Instant createdAt, Instant updatedAt) {
 
     public StoredThread {
         messages = List.copyOf(messages);
+        meta = meta == null ? ThreadMeta.EMPTY : meta;
+    }
+
+    /** This thread as a commit stored it. */
+    StoredThread committed(long newVersion, Instant created, Instant updated) {
+        return new StoredThread(threadId, owner, agent, state, messages, meta, newVersion, created, updated);
     }
 
     public ThreadSummary summary() {

@@ -10,8 +10,8 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * How the Redis and PostgreSQL stores write a thread's state and messages: as the JSON text of the wire, kept
- * verbatim so that state keys stay in their order.
+ * How the Redis and PostgreSQL stores write a thread's state, messages and metadata: as the JSON text of the
+ * wire, kept verbatim so that state keys stay in their order.
  */
 final class ThreadJson {
 
@@ -30,6 +30,22 @@ final class ThreadJson {
             return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsString(messages);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("messages are not serializable", e);
+        }
+    }
+
+    static String meta(ThreadMeta meta) {
+        return AgUiJson.write(meta);
+    }
+
+    /** Null (a thread stored before there was any) reads as empty. */
+    static ThreadMeta meta(String json) {
+        if (json == null) {
+            return ThreadMeta.EMPTY;
+        }
+        try {
+            return AgUiJson.mapper().readValue(json, ThreadMeta.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored thread metadata is not valid JSON", e);
         }
     }
 

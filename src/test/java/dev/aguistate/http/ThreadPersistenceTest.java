@@ -5,17 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlm;
 import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.threads.StoredThread;
+import dev.aguistate.threads.ThreadCommit;
+import dev.aguistate.threads.ThreadMeta;
+import dev.aguistate.threads.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +33,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(StubbedLlm.class)
 class ThreadPersistenceTest extends StubbedLlmTest {
+
+    @Inject
+    ThreadStore store;
 
     @Test
     void aFinishedRunIsStoredWithItsHistoryAndState() {
@@ -65,6 +78,32 @@ class ThreadPersistenceTest extends StubbedLlmTest {
         assertEquals("Bob's notes", stream.events().get(2).at("/snapshot/title").asText());
         JsonNode sent = stub.lastRequest().get("messages");
         assertEquals("I am Bob", sent.get(sent.size() - 2).get("content").asText(), "the LLM sees the stored history");
+    }
+
+    @Test
+    void messagesOlderThanTheMaxAgeStayStoredButNoLongerReachTheLlm() {
+        Instant longAgo = Instant.now().minus(Duration.parse(StubbedLlm.CONTEXT_MAX_AGE)).minus(Duration.ofHours(1));
+        List<Message> history = List.of(new Message.User("old-u", "Plan a trip to Lisbon"),
+                new Message.Assistant("old-a", "Which dates?", null),
+                new Message.User("recent-u", "Next week"), new Message.Assistant("recent-a", "Booked.", null));
+        String threadId = "thread-" + UUID.randomUUID();
+        store.commit(new ThreadCommit(new StoredThread(threadId, UserResolver.ANONYMOUS, "notebook",
+                RunRequests.parse("{}"), history, new ThreadMeta(Map.of("old-u", longAgo, "old-a", longAgo,
+                "recent-u", Instant.now(), "recent-a", Instant.now()), List.of(), List.of()), 0,
+                Instant.EPOCH, Instant.EPOCH), 0, List.of())).await().atMost(Duration.ofSeconds(5));
+
+        stub.enqueue(StubResponse.stream().text("Enjoy.").build());
+        client.run("/agui/notebook", RunRequests.of(threadId, "run-later").json());
+
+        List<String> sent = new ArrayList<>();
+        stub.lastRequest().get("messages").forEach(m -> sent.add(m.get("content").asText()));
+        assertEquals(List.of("Plan a trip to Lisbon", "Next week", "Booked."), sent.subList(sent.size() - 3,
+                sent.size()), "the first user message stays, the old answer is left out");
+        assertTrue(sent.stream().noneMatch("Which dates?"::equals), sent.toString());
+        JsonNode thread = RunRequests.parse(given().get("/threads/" + threadId).then().statusCode(200)
+                .extract().asString());
+        assertEquals(List.of("user", "assistant", "user", "assistant", "assistant"), roles(thread.get("messages")),
+                "the stored history is kept whole");
     }
 
     @Test

@@ -12,6 +12,7 @@ public class StubbedLlm implements QuarkusTestProfile {
 
     public static final int MAX_ROUNDS = 3;
     public static final int CONTEXT_MAX_MESSAGES = 50;
+    public static final String CONTEXT_MAX_AGE = "P1D";
 
     @Override
     public Map<String, String> getConfigOverrides() {
@@ -21,6 +22,7 @@ public class StubbedLlm implements QuarkusTestProfile {
                 "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
                 "agui.state.delta-interval", "0ms",
                 "agui.run.context.max-messages", String.valueOf(CONTEXT_MAX_MESSAGES),
+                "agui.run.context.max-age", CONTEXT_MAX_AGE,
                 "agui.llm.headers.X-Test-Header", "present");
     }
 

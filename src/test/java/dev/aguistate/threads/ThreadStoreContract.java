@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -130,6 +132,22 @@ public abstract class ThreadStoreContract {
     }
 
     @Test
+    void theServersMetadataOfAThreadReadsBack() {
+        Interrupt open = new Interrupt("int-1", "tool_call", "Apply?", "c1",
+                json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}}}"),
+                "2026-11-21T10:00:00Z", null);
+        ThreadMeta meta = new ThreadMeta(Map.of("u1", Instant.parse("2026-11-20T09:30:00.123Z")), List.of(open),
+                List.of("int-0"));
+        StoredThread thread = thread(newId(), json("{}"), List.of(new Message.User("u1", "hi")));
+        StoredThread withMeta = new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
+                thread.messages(), meta, 0, Instant.EPOCH, Instant.EPOCH);
+
+        commit(withMeta, 0);
+
+        assertEquals(meta, store().load(thread.threadId()).await().atMost(WAIT).orElseThrow().meta());
+    }
+
+    @Test
     void listingShowsOnlyTheOwnersThreadsNewestFirstInPages() {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -138,7 +156,7 @@ public abstract class ThreadStoreContract {
             commit(thread(id, json("{}"), List.of()), 0);
         }
         StoredThread someoneElses = new StoredThread(newId(), "other-" + UUID.randomUUID(), "agent-x", json("{}"),
-                List.of(), 0, Instant.EPOCH, Instant.EPOCH);
+                List.of(), ThreadMeta.EMPTY, 0, Instant.EPOCH, Instant.EPOCH);
         store().commit(new ThreadCommit(someoneElses, 0, List.of())).await().atMost(WAIT);
 
         List<ThreadSummary> first = store().list(owner, 0, 3).await().atMost(WAIT);
@@ -171,7 +189,8 @@ public abstract class ThreadStoreContract {
     }
 
     protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
-        return new StoredThread(id, owner, "agent-x", state, messages, 0, Instant.EPOCH, Instant.EPOCH);
+        return new StoredThread(id, owner, "agent-x", state, messages, ThreadMeta.EMPTY, 0, Instant.EPOCH,
+                Instant.EPOCH);
     }
 
     protected StoredThread commit(StoredThread thread, long expectedVersion) {
