@@ -31,12 +31,9 @@ import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
-import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ResponseFormat;
 import dev.langchain4j.model.chat.request.ResponseFormatType;
@@ -79,7 +76,8 @@ final class Run {
     /** The AG-UI conversation: the history the run started from plus every message it adds, for the journal. */
     private final List<Message> transcript;
     private final String provider;
-    private final List<ChatMessage> conversation;
+    /** Which of the transcript's messages the LLM sees. */
+    private final ContextWindow contextWindow;
     private final List<ToolSpecification> toolSpecifications = new ArrayList<>();
     private final Set<String> frontendTools;
     private final List<ModelUsage> usages = new ArrayList<>();
@@ -113,8 +111,7 @@ final class Run {
         this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent)) : null;
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
-        this.conversation = new ArrayList<>(ConversationMapper.toChatMessages(
-                contextWindow.select(start.history(), start.messageTimes(), Instant.now())));
+        this.contextWindow = contextWindow;
         agent.tools().values().forEach(t -> toolSpecifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()
@@ -253,7 +250,8 @@ final class Run {
         if (context != null) {
             messages.add(context);
         }
-        messages.addAll(conversation);
+        messages.addAll(ConversationMapper.toChatMessages(
+                contextWindow.select(transcript, start.messageTimes(), Instant.now())));
         if (statePhase()) {
             messages.add(SystemMessage.from(STATE_PHASE_PROMPT));
             return ChatRequest.builder().messages(messages).responseFormat(ResponseFormat.builder()
@@ -377,17 +375,9 @@ final class Run {
     /** Ends the round: records the assistant turn and says which tool calls the server must run. */
     synchronized RoundResult finishRound() {
         List<ToolCallState> calls = new ArrayList<>(round.toolCalls.values());
-        List<ToolExecutionRequest> requests = calls.stream()
-                .map(c -> ToolExecutionRequest.builder().id(c.id).name(c.name).arguments(c.argumentsOrEmptyObject()).build())
-                .toList();
         String text = round.text.isEmpty() ? null : round.text.toString();
         transcript.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls.stream()
                 .map(c -> new ToolCall(c.id, c.name, c.argumentsOrEmptyObject())).toList()));
-        if (requests.isEmpty()) {
-            conversation.add(AiMessage.from(text == null ? "" : text));
-        } else {
-            conversation.add(AiMessage.builder().text(text).toolExecutionRequests(requests).build());
-        }
         List<ServerToolCall> serverCalls = new ArrayList<>();
         boolean waitsForClient = false;
         for (ToolCallState call : calls) {
@@ -446,7 +436,7 @@ final class Run {
     }
 
     /**
-     * Records the server-side tool results: their state outputs are merged (in call order), the conversation
+     * Records the server-side tool results: their state outputs are merged (in call order), the transcript
      * gets the results, and the client gets their {@code TOOL_CALL_RESULT}s, then one {@code STATE_SNAPSHOT}
      * if the tools changed the state.
      *
@@ -460,7 +450,6 @@ final class Run {
             if (outcome instanceof ToolOutcome.Failure failure && agent.raiseOnToolFailure()) {
                 throw RunFailure.toolFailed(failure.failure().getMessage());
             }
-            conversation.add(ToolExecutionResultMessage.from(call.id(), call.name(), outcome.content()));
             String messageId = UUID.randomUUID().toString();
             transcript.add(new Message.Tool(messageId, outcome.content(), call.id()));
             out.add(new AgUiEvent.ToolCallResult(messageId, call.id(), outcome.content()));
