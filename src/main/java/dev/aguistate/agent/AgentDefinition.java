@@ -28,10 +28,12 @@ import java.util.stream.Stream;
  *                            telling the LLM what went wrong
  * @param serverOwnedKeys     state keys only the server (its tools) may change, besides every {@code app:} key; a
  *                            client's value for one is ignored
+ * @param confirmation        which tools wait for the user's approval, and the words used to ask
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
-                              boolean raiseOnToolFailure, Set<String> serverOwnedKeys) {
+                              boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
+                              ConfirmationPolicy confirmation) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -43,6 +45,7 @@ public record AgentDefinition(String name, String description, String instructio
         tools = Map.copyOf(tools);
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
+        confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
     }
 
     /** True when a client may not change the key: an {@code app:} key or one the agent declared server-owned. */
@@ -72,6 +75,9 @@ public record AgentDefinition(String name, String description, String instructio
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
+        private boolean confirmAllStateTools;
+        private final Set<String> confirmedTools = new LinkedHashSet<>();
+        private ConfirmationMessages confirmationMessages = ConfirmationMessages.GENERIC;
 
         private Builder(String name) {
             this.name = name;
@@ -124,6 +130,27 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /**
+         * Every state tool waits for the user's approval: its predicted state streams as usual, then the run asks
+         * and finishes; the next run carries the answer (see docs/confirmation.md).
+         */
+        public Builder requireConfirmation() {
+            this.confirmAllStateTools = true;
+            return this;
+        }
+
+        /** These backend tools wait for the user's approval. */
+        public Builder requireConfirmation(String... toolNames) {
+            confirmedTools.addAll(List.of(toolNames));
+            return this;
+        }
+
+        /** The words used to ask and to tell the LLM the answer; {@link ConfirmationMessages#GENERIC} by default. */
+        public Builder confirmationMessages(ConfirmationMessages messages) {
+            this.confirmationMessages = Objects.requireNonNull(messages, "messages");
+            return this;
+        }
+
         public AgentDefinition build() {
             Map<String, BackendTool> byName = new LinkedHashMap<>();
             for (BackendTool tool : tools) {
@@ -137,12 +164,17 @@ public record AgentDefinition(String name, String description, String instructio
             }
             predictive.forEach(p -> checkStateKeys("tool " + p.tool() + " (predicted state)", Stream.of(p.stateKey())));
             checkStateKeys("the server-owned key list", serverOwnedKeys.stream());
+            confirmedTools.stream().filter(tool -> !byName.containsKey(tool)).findFirst().ifPresent(tool -> {
+                throw new IllegalArgumentException("agent " + name + " requires confirmation of tool '" + tool
+                        + "', which is not one of its backend tools " + byName.keySet());
+            });
             if (twoPhaseState && (state == null || state.freeForm())) {
                 throw new IllegalArgumentException("agent " + name
                         + " uses two-phase state, which needs a state schema with declared keys");
             }
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
-                    raiseOnToolFailure, serverOwnedKeys);
+                    raiseOnToolFailure, serverOwnedKeys,
+                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages));
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -55,11 +56,11 @@ public class AgentRunner {
     public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start) {
         RunAgentInput input = start.input();
         Run run = new Run(agent, start, model.description().provider(), statePrompt, deltaInterval,
-                config.contextWindow());
+                config.contextWindow(), config.confirmationExpiresAfter());
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),
-                        Multi.createFrom().deferred(() -> round(run)))
+                        Multi.createFrom().deferred(() -> resume(run)))
                 .onFailure().recoverWithItem(error -> {
                     outcome.set("error");
                     return run.failed(error);
@@ -77,6 +78,23 @@ public class AgentRunner {
     private void ended(Run run, String outcome) {
         metrics.ended(run.agent().name(), outcome);
         LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
+    }
+
+    /** Carries out the answers to what the thread waited for, if any, then continues with the LLM. */
+    private Multi<AgUiEvent> resume(Run run) {
+        Confirmations.Resumption resumption = run.resumption();
+        if (resumption instanceof Confirmations.Repeated) {
+            // carried out before: nothing runs and nothing is kept again
+            return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.repeatedResume()),
+                    Multi.createFrom().item(run::finished));
+        }
+        if (resumption instanceof Confirmations.Answered answers) {
+            List<Run.ServerToolCall> approved = run.approvedCalls(answers);
+            return Multi.createBy().concatenating().streams(
+                    runTools(run, approved, outcomes -> run.recordAnswers(answers, approved, outcomes)),
+                    Multi.createFrom().deferred(() -> round(run)));
+        }
+        return round(run);
     }
 
     private Multi<AgUiEvent> round(Run run) {
@@ -104,9 +122,14 @@ public class AgentRunner {
         if (result.textOnly()) {
             return finish(run);
         }
-        return Multi.createBy().concatenating().streams(
-                runTools(run, result.serverCalls()),
-                result.waitsForClient() ? finish(run) : Multi.createFrom().deferred(() -> round(run)));
+        List<Run.ServerToolCall> calls = result.serverCalls();
+        Multi<AgUiEvent> tools = runTools(run, calls, outcomes -> run.recordResults(calls, outcomes));
+        if (!result.endsRun()) {
+            return Multi.createBy().concatenating().streams(tools, Multi.createFrom().deferred(() -> round(run)));
+        }
+        return Multi.createBy().concatenating().streams(tools,
+                Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(result.toConfirm()))),
+                finish(run));
     }
 
     /** Keeps the run's outcome, then RUN_FINISHED; a failed commit becomes the run's RUN_ERROR. */
@@ -116,9 +139,10 @@ public class AgentRunner {
 
     /**
      * Runs the calls concurrently on worker threads (tools may block). Emits the STATE_DELTAs of tools that write
-     * state while they run, then the results in call order (and a snapshot if the state changed).
+     * state while they run, then what {@code record} makes of their outcomes (in call order).
      */
-    private static Multi<AgUiEvent> runTools(Run run, List<Run.ServerToolCall> calls) {
+    private static Multi<AgUiEvent> runTools(Run run, List<Run.ServerToolCall> calls,
+                                             Function<List<ToolOutcome>, List<AgUiEvent>> record) {
         return Multi.createFrom().emitter(emitter -> {
             ToolContext context = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
@@ -131,7 +155,7 @@ public class AgentRunner {
             Cancellable running = (invocations.isEmpty()
                     ? Uni.createFrom().item(List.<ToolOutcome>of())
                     : Uni.join().all(invocations).andFailFast())
-                    .onItem().transform(outcomes -> run.recordResults(calls, outcomes))
+                    .onItem().transform(record)
                     .subscribe().with(events -> {
                         events.forEach(emitter::emit);
                         emitter.complete();

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -37,7 +38,7 @@ final class AgentsFileModel {
 
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
                       List<StateToolEntry> stateTools, List<PredictionEntry> predictive, boolean twoPhaseState,
-                      boolean raiseOnToolFailure, List<String> serverOwned) {
+                      boolean raiseOnToolFailure, List<String> serverOwned, ConfirmationEntry confirmation) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -66,6 +67,9 @@ final class AgentsFileModel {
                 agent.twoPhaseState();
             }
             agent.serverOwned(serverOwned.toArray(String[]::new));
+            if (confirmation != null) {
+                at("confirmation", () -> confirmation.applyTo(agent));
+            }
             return agent.build();
         }
     }
@@ -145,6 +149,46 @@ final class AgentsFileModel {
                 target.checkArgument(toolArgument);
             }
             return mapping;
+        }
+    }
+
+    /**
+     * {@code tools}: {@code all} (every state tool) or a list of tool names. {@code messages}: a preset name
+     * (generic, recipe, document, task-planning) or an object {@code {request, approved, declined}}.
+     */
+    record ConfirmationEntry(JsonNode tools, JsonNode messages) {
+
+        AgentDefinition.Builder applyTo(AgentDefinition.Builder agent) {
+            if (tools == null || "all".equals(tools.asText(null))) {
+                agent.requireConfirmation();
+            } else if (tools.isArray()) {
+                List<String> names = new ArrayList<>();
+                tools.forEach(tool -> names.add(tool.asText()));
+                agent.requireConfirmation(names.toArray(String[]::new));
+            } else {
+                throw new IllegalArgumentException("tools must be 'all' or a list of tool names");
+            }
+            if (messages != null) {
+                agent.confirmationMessages(messages.isTextual() ? preset(messages.asText()) : custom());
+            }
+            return agent;
+        }
+
+        private static ConfirmationMessages preset(String name) {
+            ConfirmationMessages preset = ConfirmationMessages.PRESETS.get(name);
+            if (preset == null) {
+                throw new IllegalArgumentException("unknown messages '" + name + "' (expected one of "
+                        + new TreeSet<>(ConfirmationMessages.PRESETS.keySet()) + ", or {request, approved, declined})");
+            }
+            return preset;
+        }
+
+        private ConfirmationMessages custom() {
+            return new ConfirmationMessages(text("request"), text("approved"), text("declined"));
+        }
+
+        private String text(String field) {
+            return required(messages.hasNonNull(field) ? messages.get(field).asText() : null, "messages." + field);
         }
     }
 

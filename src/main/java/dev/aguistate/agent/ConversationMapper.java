@@ -17,9 +17,11 @@ import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The AG-UI conversation as the LLM sees it.
@@ -28,7 +30,9 @@ import java.util.Map;
  *   <li>system and developer messages become system messages; reasoning and activity messages are UI-only;</li>
  *   <li>multimodal parts the OpenAI wire accepts (image, audio, PDF) are passed on, others are described in text;</li>
  *   <li>an assistant tool call the client never answered (the user wrote instead of using the tool) gets a
- *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls.</li>
+ *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls;</li>
+ *   <li>{@value Confirmations#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
+ *       LLM sees the confirmed call's result instead.</li>
  * </ul>
  */
 final class ConversationMapper {
@@ -41,7 +45,12 @@ final class ConversationMapper {
         List<ChatMessage> out = new ArrayList<>();
         Map<String, String> unanswered = new LinkedHashMap<>(); // tool call id -> tool name
         Map<String, String> toolNames = new LinkedHashMap<>();
+        Set<String> confirmCalls = confirmCalls(messages);
         for (Message message : messages) {
+            if (message instanceof Message.Tool t && confirmCalls.contains(t.toolCallId())
+                    || message instanceof Message.Assistant a && onlyConfirms(a)) {
+                continue;
+            }
             if (!(message instanceof Message.Tool)) {
                 answerOpenCalls(unanswered, out);
             }
@@ -62,6 +71,21 @@ final class ConversationMapper {
         }
         answerOpenCalls(unanswered, out);
         return out;
+    }
+
+    private static Set<String> confirmCalls(List<Message> messages) {
+        Set<String> ids = new HashSet<>();
+        for (Message message : messages) {
+            if (message instanceof Message.Assistant a && a.toolCalls() != null) {
+                a.toolCalls().stream().filter(Confirmations::isConfirmCall).forEach(c -> ids.add(c.id()));
+            }
+        }
+        return ids;
+    }
+
+    private static boolean onlyConfirms(Message.Assistant a) {
+        return (a.content() == null || a.content().isEmpty()) && a.toolCalls() != null && !a.toolCalls().isEmpty()
+                && a.toolCalls().stream().allMatch(Confirmations::isConfirmCall);
     }
 
     /** The client's {@code context} entries as one system message, or null when there are none. */
@@ -92,6 +116,9 @@ final class ConversationMapper {
         List<ToolExecutionRequest> requests = new ArrayList<>();
         if (a.toolCalls() != null) {
             for (ToolCall call : a.toolCalls()) {
+                if (Confirmations.isConfirmCall(call)) {
+                    continue;
+                }
                 String arguments = call.function().arguments();
                 requests.add(ToolExecutionRequest.builder().id(call.id()).name(call.function().name())
                         .arguments(arguments == null || arguments.isBlank() ? "{}" : arguments).build());

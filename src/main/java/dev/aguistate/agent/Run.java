@@ -11,6 +11,7 @@ import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.llm.ToolSchemas;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.protocol.RunAgentInput;
@@ -42,6 +43,7 @@ import dev.langchain4j.model.chat.request.json.JsonSchema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +82,17 @@ final class Run {
     private final ContextWindow contextWindow;
     private final List<ToolSpecification> toolSpecifications = new ArrayList<>();
     private final Set<String> frontendTools;
+    /** The client declared {@value Confirmations#CONFIRM_CHANGES}: confirmations take the client-tool form. */
+    private final boolean clientConfirms;
+    private final Duration confirmationExpiry;
+    /** The stored tool calls the thread's open interrupts ask about, by call id. */
+    private final Map<String, ToolCall> waitingCalls;
+    private Confirmations.Resumption resumption;
+    /** Interrupts this run opened, and the ids of those it answered. */
+    private final List<Interrupt> opened = new ArrayList<>();
+    private List<String> answered = List.of();
+    /** State keys the current round's calls awaiting confirmation predict: the client keeps seeing the proposal. */
+    private Set<String> proposedKeys = Set.of();
     private final List<ModelUsage> usages = new ArrayList<>();
     private State state;
     private final StatePrompt statePrompt;
@@ -101,14 +114,18 @@ final class Run {
 
     /** @throws StateWriteException when the client's or the stored state does not fit the agent's state schema */
     Run(AgentDefinition agent, RunStart start, String provider, StatePrompt statePrompt, Duration deltaInterval,
-        ContextWindow contextWindow) {
+        ContextWindow contextWindow, Duration confirmationExpiry) {
         this.agent = agent;
         this.start = start;
         this.input = start.input();
         this.provider = provider;
         this.statePrompt = statePrompt;
         this.deltaIntervalNanos = deltaInterval.toNanos();
-        this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent)) : null;
+        this.waitingCalls = Confirmations.waitingCalls(start.interrupts(), start.storedHistory());
+        this.state = agent.hasState() ? new State(agent.state(), startingState(start, agent,
+                stateKeysOf(waitingCalls.values().stream().map(c -> c.function().name()).toList()))) : null;
+        this.confirmationExpiry = confirmationExpiry;
+        this.clientConfirms = input.tools().stream().anyMatch(t -> Confirmations.CONFIRM_CHANGES.equals(t.name()));
         this.clientHolds = input.state();
         this.transcript = new ArrayList<>(start.history());
         this.contextWindow = contextWindow;
@@ -116,6 +133,7 @@ final class Run {
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         this.frontendTools = input.tools().stream()
                 .map(Tool::name)
+                .filter(name -> !Confirmations.CONFIRM_CHANGES.equals(name))
                 .filter(name -> {
                     boolean shadowed = agent.tools().containsKey(name);
                     if (shadowed) {
@@ -143,10 +161,11 @@ final class Run {
 
     /**
      * The stored state with the client's keys laid over it: the client's edits win, except on keys only the server
-     * may change ({@code app:} and the agent's server-owned keys) or that never leave a run ({@code temp:}), which
-     * are ignored.
+     * may change ({@code app:} and the agent's server-owned keys), that never leave a run ({@code temp:}), or that
+     * hold a proposal still awaiting the user's answer ({@code proposed}: the client shows the proposal, the server
+     * keeps what was there before), which are ignored.
      */
-    private static JsonNode startingState(RunStart start, AgentDefinition agent) {
+    private static JsonNode startingState(RunStart start, AgentDefinition agent, Set<String> proposed) {
         StateSchema schema = agent.state();
         JsonNode client = start.input().state();
         boolean stored = start.storedState() != null && start.storedState().isObject();
@@ -160,6 +179,9 @@ final class Run {
         }
         ObjectNode clientState = client instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
         clientState.fields().forEachRemaining(e -> {
+            if (proposed.contains(e.getKey())) {
+                return;
+            }
             if (agent.serverOwns(e.getKey()) || StateScopes.isTemp(e.getKey())) {
                 if (!e.getValue().equals(merged.get(e.getKey()))) {
                     LOG.infof("threadId=%s: ignored the client's value for server-owned key %s",
@@ -187,11 +209,77 @@ final class Run {
         if (start.hydrates()) {
             out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
         }
-        if (state != null) {
+        // while the thread waits for answers the client shows the proposal; the answers' snapshot settles it
+        if (state != null && waitingCalls.isEmpty()) {
             JsonNode view = clientView();
             if (!view.equals(clientHolds())) {
                 out.add(snapshot(view));
             }
+        }
+        return out;
+    }
+
+    /**
+     * How this run answers the interrupts its thread waits for.
+     *
+     * @throws RunFailure when the request's answers are incomplete or invalid
+     */
+    synchronized Confirmations.Resumption resumption() {
+        if (resumption == null) {
+            resumption = Confirmations.resolve(start.interrupts(), input, start.storedHistory(), waitingCalls,
+                    Instant.now());
+        }
+        return resumption;
+    }
+
+    /**
+     * A resume that was carried out before: the thread as it is (what {@link #started()} did not already send), so
+     * a client that lost the answer catches up.
+     */
+    synchronized List<AgUiEvent> repeatedResume() {
+        List<AgUiEvent> out = new ArrayList<>(2);
+        if (!start.hydrates()) {
+            out.add(new AgUiEvent.MessagesSnapshot(List.copyOf(transcript)));
+        }
+        if (state != null && !clientView().equals(clientHolds())) {
+            out.add(snapshot(clientView()));
+        }
+        return out;
+    }
+
+    /** The approved calls, to run with the arguments the user approved. */
+    synchronized List<ServerToolCall> approvedCalls(Confirmations.Answered answers) {
+        return answers.decisions().stream().filter(Confirmations.Decision::approved)
+                .map(d -> new ServerToolCall(d.toolCallId(), d.toolName(), d.arguments(),
+                        agent.tool(d.toolName()).orElse(null)))
+                .toList();
+    }
+
+    /**
+     * Records the answers: each waiting call gets its result (the tool's, after what the user approved, or the
+     * declined message), then the client gets the authoritative state, which restores what a declined proposal
+     * replaced on its screen.
+     *
+     * @param outcomes the outcomes of {@link #approvedCalls}, in their order
+     * @throws RunFailure when an approved tool failed and the agent raises on tool failure
+     */
+    synchronized List<AgUiEvent> recordAnswers(Confirmations.Answered answers, List<ServerToolCall> approved,
+                                               List<ToolOutcome> outcomes) {
+        ConfirmationMessages messages = agent.confirmation().messages();
+        List<AgUiEvent> out = new ArrayList<>(answers.decisions().size() + 1);
+        int next = 0;
+        for (Confirmations.Decision decision : answers.decisions()) {
+            String content = messages.declined();
+            if (decision.approved()) {
+                ToolOutcome outcome = toolOutcome(approved.get(next), outcomes.get(next));
+                next++;
+                content = messages.approved() + "\n" + outcome.content();
+            }
+            addResult(decision.toolCallId(), content, out);
+        }
+        answered = answers.interruptIds();
+        if (state != null) {
+            out.add(snapshot(clientView()));
         }
         return out;
     }
@@ -379,16 +467,63 @@ final class Run {
         transcript.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls.stream()
                 .map(c -> new ToolCall(c.id, c.name, c.argumentsOrEmptyObject())).toList()));
         List<ServerToolCall> serverCalls = new ArrayList<>();
+        List<ServerToolCall> toConfirm = new ArrayList<>();
         boolean waitsForClient = false;
         for (ToolCallState call : calls) {
             if (frontendTools.contains(call.name)) {
                 waitsForClient = true;
+                continue;
+            }
+            BackendTool tool = agent.tool(call.name).orElse(null);
+            ServerToolCall serverCall = new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(), tool);
+            if (tool != null && agent.confirmation().requires(tool)) {
+                toConfirm.add(serverCall);
             } else {
-                serverCalls.add(new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(),
-                        agent.tool(call.name).orElse(null)));
+                serverCalls.add(serverCall);
             }
         }
-        return new RoundResult(calls.isEmpty(), serverCalls, waitsForClient);
+        proposedKeys = stateKeysOf(toConfirm.stream().map(ServerToolCall::name).toList());
+        return new RoundResult(calls.isEmpty(), serverCalls, waitsForClient, toConfirm);
+    }
+
+    /** The state keys the named tools predict or write. */
+    private Set<String> stateKeysOf(List<String> toolNames) {
+        Set<String> keys = new HashSet<>();
+        for (String name : toolNames) {
+            agent.predictive().stream().filter(p -> p.tool().equals(name)).forEach(p -> keys.add(p.stateKey()));
+            agent.tool(name).ifPresent(tool -> keys.addAll(tool.outputsToState().keySet()));
+        }
+        return keys;
+    }
+
+    /**
+     * Asks the user about the calls instead of running them: one {@code tool_call} interrupt each, expiring after
+     * {@code agui.run.confirmation.expires-after}. In the client-tool form the client also gets a
+     * {@value Confirmations#CONFIRM_CHANGES} call per interrupt, whose id is the interrupt's.
+     */
+    synchronized List<AgUiEvent> askConfirmation(List<ServerToolCall> calls) {
+        String expiresAt = Instant.now().plus(confirmationExpiry).toString();
+        String request = agent.confirmation().messages().request();
+        List<AgUiEvent> out = new ArrayList<>();
+        List<ToolCall> confirmCalls = new ArrayList<>();
+        String messageId = UUID.randomUUID().toString();
+        for (ServerToolCall call : calls) {
+            String id = (clientConfirms ? "call_" : "confirm_") + UUID.randomUUID().toString().replace("-", "");
+            opened.add(new Interrupt(id, "tool_call", request, call.id(), Confirmations.RESPONSE_SCHEMA, expiresAt,
+                    null));
+            if (clientConfirms) {
+                confirmCalls.add(new ToolCall(id, Confirmations.CONFIRM_CHANGES, "{}"));
+                out.add(new AgUiEvent.ToolCallStart(id, Confirmations.CONFIRM_CHANGES, messageId));
+                out.add(new AgUiEvent.ToolCallArgs(id, "{}"));
+                out.add(new AgUiEvent.ToolCallEnd(id));
+            }
+        }
+        if (clientConfirms) {
+            transcript.add(new Message.Assistant(messageId, null, confirmCalls));
+        }
+        LOG.infof("threadId=%s runId=%s: waiting for the user to confirm %s", threadId(), runId(),
+                calls.stream().map(ServerToolCall::name).toList());
+        return out;
     }
 
     /** The values a tool takes from state: parameter name → current value of the state key. */
@@ -445,22 +580,57 @@ final class Run {
     synchronized List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
         List<AgUiEvent> out = new ArrayList<>(calls.size() + 1);
         for (int i = 0; i < calls.size(); i++) {
-            ServerToolCall call = calls.get(i);
-            ToolOutcome outcome = writeOutputs(call, outcomes.get(i));
-            if (outcome instanceof ToolOutcome.Failure failure && agent.raiseOnToolFailure()) {
-                throw RunFailure.toolFailed(failure.failure().getMessage());
-            }
-            String messageId = UUID.randomUUID().toString();
-            transcript.add(new Message.Tool(messageId, outcome.content(), call.id()));
-            out.add(new AgUiEvent.ToolCallResult(messageId, call.id(), outcome.content()));
+            addResult(calls.get(i).id(), toolOutcome(calls.get(i), outcomes.get(i)).content(), out);
         }
         if (state != null) {
-            JsonNode view = clientView();
-            if (!view.equals(roundStartState) || !view.equals(clientHolds())) {
+            // proposals awaiting confirmation stay on the client's screen; they are not the tools' changes
+            JsonNode view = withProposals(clientView());
+            if (!view.equals(withProposals(roundStartState)) || !view.equals(clientHolds())) {
                 out.add(snapshot(view));
             }
         }
         return out;
+    }
+
+    /** The outcome with its state outputs merged. @throws RunFailure when it failed and the agent raises */
+    private ToolOutcome toolOutcome(ServerToolCall call, ToolOutcome outcome) {
+        ToolOutcome written = writeOutputs(call, outcome);
+        if (written instanceof ToolOutcome.Failure failure && agent.raiseOnToolFailure()) {
+            throw RunFailure.toolFailed(failure.failure().getMessage());
+        }
+        return written;
+    }
+
+    /**
+     * A call's result: a tool message after the assistant message that made the call (and any results already
+     * there, as {@code @ag-ui/client} places it), and its {@code TOOL_CALL_RESULT}.
+     */
+    private void addResult(String toolCallId, String content, List<AgUiEvent> out) {
+        String messageId = UUID.randomUUID().toString();
+        int at = transcript.size();
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            if (transcript.get(i) instanceof Message.Assistant a && a.toolCalls() != null
+                    && a.toolCalls().stream().anyMatch(c -> c.id().equals(toolCallId))) {
+                at = i + 1;
+                while (at < transcript.size() && transcript.get(at) instanceof Message.Tool) {
+                    at++;
+                }
+                break;
+            }
+        }
+        transcript.add(at, new Message.Tool(messageId, content, toolCallId));
+        out.add(new AgUiEvent.ToolCallResult(messageId, toolCallId, content));
+    }
+
+    /** {@code view} with the proposals awaiting confirmation as the client holds them. */
+    private JsonNode withProposals(JsonNode view) {
+        JsonNode held = clientHolds();
+        if (proposedKeys.isEmpty() || !(view instanceof ObjectNode) || !(held instanceof ObjectNode)) {
+            return view;
+        }
+        ObjectNode shown = ((ObjectNode) view).deepCopy();
+        proposedKeys.stream().filter(held::has).forEach(key -> shown.set(key, held.get(key).deepCopy()));
+        return shown;
     }
 
     /** Merges a successful result into state per the tool's {@code outputsToState}; a failed merge fails the call. */
@@ -494,11 +664,15 @@ final class Run {
 
     /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
     synchronized Uni<Void> commit() {
-        return start.journal().commit(state == null ? input.state() : state.toJson(), List.copyOf(transcript));
+        return start.journal().commit(state == null ? input.state() : state.toJson(), List.copyOf(transcript),
+                start.interrupts().next(opened, answered));
     }
 
+    /** RUN_FINISHED; with the interrupts it opened as its outcome, unless they took the client-tool form. */
     synchronized AgUiEvent finished() {
-        return new AgUiEvent.RunFinished(input.threadId(), input.runId(), null, RunOutcome.SUCCESS, usage());
+        RunOutcome outcome = opened.isEmpty() || clientConfirms ? RunOutcome.SUCCESS
+                : new RunOutcome.Interrupted(List.copyOf(opened));
+        return new AgUiEvent.RunFinished(input.threadId(), input.runId(), null, outcome, usage());
     }
 
     /** The one {@code RUN_ERROR} of a failed run: a stable code and a message without internals. */
@@ -558,8 +732,15 @@ final class Run {
      * @param textOnly        the model called no tools: the run is complete
      * @param serverCalls     calls to execute here, in the model's order
      * @param waitsForClient  a frontend tool was called: the run ends and the client continues it
+     * @param toConfirm       calls that wait for the user's approval: the run asks, then ends
      */
-    record RoundResult(boolean textOnly, List<ServerToolCall> serverCalls, boolean waitsForClient) {}
+    record RoundResult(boolean textOnly, List<ServerToolCall> serverCalls, boolean waitsForClient,
+                       List<ServerToolCall> toConfirm) {
+
+        boolean endsRun() {
+            return waitsForClient || !toConfirm.isEmpty();
+        }
+    }
 
     /** The assistant message being streamed in the current LLM call. */
     private static final class Round {

@@ -29,6 +29,11 @@ public interface RunConfig {
     @WithName("context.max-age")
     Optional<Duration> contextMaxAge();
 
+    /** How long a confirmation may wait for the user's answer (the interrupt's {@code expiresAt}). */
+    @WithName("confirmation.expires-after")
+    @WithDefault("P1D")
+    Duration confirmationExpiresAfter();
+
     default ContextWindow contextWindow() {
         return new ContextWindow(contextMaxMessages(), contextMaxAge().orElse(null));
     }

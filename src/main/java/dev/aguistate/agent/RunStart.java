@@ -15,9 +15,10 @@ import java.util.Map;
  * @param storedState   the stored thread state, or null for a new thread
  * @param storedHistory the stored messages, or an empty list
  * @param messageTimes  when each stored message (by id) first reached the server
+ * @param interrupts    what the thread waits for (human confirmation)
  */
 public record RunStart(RunAgentInput input, JsonNode storedState, List<Message> storedHistory,
-                       Map<String, Instant> messageTimes, RunJournal journal) {
+                       Map<String, Instant> messageTimes, ThreadInterrupts interrupts, RunJournal journal) {
 
     public RunStart {
         storedHistory = List.copyOf(storedHistory);

@@ -4,6 +4,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.llm.ModelDescription;
 import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.tools.BackendTool;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -15,8 +16,12 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/agui/agents")
 public class AgentsResource {
 
-    /** One agent: its tools are the server-side ones; clients may add their own per run. */
-    public record AgentInfo(String name, String description, boolean isDefault, List<String> tools, boolean hasState) {}
+    /**
+     * One agent: its tools are the server-side ones (clients may add their own per run); {@code confirmedTools} are
+     * the ones that wait for the user's approval.
+     */
+    public record AgentInfo(String name, String description, boolean isDefault, List<String> tools, boolean hasState,
+                            List<String> confirmedTools) {}
 
     /** {@code model.kind} is {@code scripted-demo} when no LLM is configured and replies are canned. */
     public record AgentsList(List<AgentInfo> agents, ModelDescription model) {}
@@ -39,6 +44,7 @@ public class AgentsResource {
 
     private static AgentInfo info(AgentDefinition agent, String defaultName) {
         return new AgentInfo(agent.name(), agent.description(), agent.name().equals(defaultName),
-                List.copyOf(agent.tools().keySet()), agent.hasState());
+                List.copyOf(agent.tools().keySet()), agent.hasState(), agent.tools().values().stream()
+                .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList());
     }
 }

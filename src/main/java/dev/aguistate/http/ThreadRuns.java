@@ -7,6 +7,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.RunFailure;
 import dev.aguistate.agent.RunJournal;
 import dev.aguistate.agent.RunStart;
+import dev.aguistate.agent.ThreadInterrupts;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StateScopes;
@@ -112,12 +113,13 @@ public class ThreadRuns {
         ObjectNode startState = threadState.deepCopy();
         startState.setAll(StateScopes.part(userScope.state(), StateScopes.USER));
         startState.setAll(StateScopes.part(appScope.state(), StateScopes.APP));
-        Map<String, Instant> messageTimes = stored.map(t -> t.meta().messageTimes()).orElse(Map.of());
-        RunJournal journal = (state, messages) -> {
+        ThreadMeta storedMeta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
+        RunJournal journal = (state, messages, interrupts) -> {
             List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
             changedScope(userScope, StateScopes.part(state, StateScopes.USER)).ifPresent(scopes::add);
             changedScope(appScope, StateScopes.part(state, StateScopes.APP)).ifPresent(scopes::add);
-            ThreadMeta meta = new ThreadMeta(arrivalTimes(messages, messageTimes), List.of(), List.of());
+            ThreadMeta meta = new ThreadMeta(arrivalTimes(messages, storedMeta.messageTimes()), interrupts.open(),
+                    interrupts.resolved());
             return store.commit(new ThreadCommit(new StoredThread(input.threadId(), user, agent.name(),
                             threadState.deepCopy().setAll(StateScopes.part(state, null)), messages, meta, version,
                             Instant.EPOCH, Instant.EPOCH), version, scopes))
@@ -127,7 +129,8 @@ public class ThreadRuns {
         };
         boolean known = stored.isPresent() || !startState.isEmpty();
         return new RunStart(input, known ? startState : null,
-                stored.map(StoredThread::messages).orElse(List.of()), messageTimes, journal);
+                stored.map(StoredThread::messages).orElse(List.of()), storedMeta.messageTimes(),
+                new ThreadInterrupts(storedMeta.openInterrupts(), storedMeta.resolvedInterrupts()), journal);
     }
 
     /** When each message first reached the server: as remembered, or now for the ones this run brought. */

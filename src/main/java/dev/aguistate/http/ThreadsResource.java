@@ -2,6 +2,7 @@ package dev.aguistate.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
@@ -35,7 +36,7 @@ public class ThreadsResource {
 
     /** A thread with its state and complete history. */
     public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
-                             JsonNode state, List<Message> messages) {}
+                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts) {}
 
     private static final int MAX_PAGE = 100;
 
@@ -90,7 +91,7 @@ public class ThreadsResource {
 
     private static ThreadView view(StoredThread thread) {
         return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
-                thread.updatedAt(), thread.state(), thread.messages());
+                thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts());
     }
 
     private static Response json(Object body) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.ConfirmationMessages;
 import dev.aguistate.state.JsonType;
 import dev.aguistate.state.MergeHandlers;
 import dev.aguistate.state.StateKey;
@@ -21,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The AG-UI dojo's shared-state samples: a recipe card and a document, each filled in live while the LLM
@@ -31,10 +33,21 @@ public class SharedStateAgents {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * Which samples ask the user before applying a change ({@code agui.samples.require-confirmation}, a list of
+     * sample names, or {@code none}).
+     */
+    private final Set<String> confirmed;
+
+    SharedStateAgents(@ConfigProperty(name = "agui.samples.require-confirmation", defaultValue = "document")
+                      Set<String> confirmed) {
+        this.confirmed = confirmed;
+    }
+
     @Produces
     @Singleton
     AgentDefinition recipe() {
-        return AgentDefinition.builder("recipe")
+        return sample("recipe", ConfirmationMessages.RECIPE, "update_recipe")
                 .description("A recipe assistant whose recipe card fills in while it writes (shared, predictive state).")
                 .instructions("""
                         You are a helpful recipe assistant. The current recipe is in the shared state and the user \
@@ -54,7 +67,7 @@ public class SharedStateAgents {
     @Produces
     @Singleton
     AgentDefinition document() {
-        return AgentDefinition.builder("document")
+        return sample("document", ConfirmationMessages.DOCUMENT, "write_document")
                 .description("A writer whose document appears as it is written (shared, predictive state).")
                 .instructions("""
                         You are a writing assistant. The current document (markdown) is in the shared state and the \
@@ -79,7 +92,7 @@ public class SharedStateAgents {
     @Singleton
     AgentDefinition tasks(@ConfigProperty(name = "agui.samples.task-step-delay", defaultValue = "600ms")
                           Duration stepDelay) {
-        return AgentDefinition.builder("tasks")
+        return sample("tasks", ConfirmationMessages.TASK_PLANNING, "execute_steps")
                 .description("Plans a task as steps and works through them while you watch (agentic generative UI).")
                 .instructions("""
                         You help the user get things done. For any task, call execute_steps with 4 to 8 short,                         concrete steps in the imperative, all with status "pending"; the tool carries them out.                         Afterwards say in one sentence that the task is done.""")
@@ -93,6 +106,15 @@ public class SharedStateAgents {
                         .handler((args, context) -> executeSteps(args, context, stepDelay)))
                 .predict("steps", "execute_steps", "steps")
                 .build();
+    }
+
+    /** A sample whose state tool waits for the user's approval if the sample is listed. */
+    private AgentDefinition.Builder sample(String name, ConfirmationMessages messages, String stateTool) {
+        AgentDefinition.Builder agent = AgentDefinition.builder(name);
+        if (confirmed.contains(name)) {
+            agent.requireConfirmation(stateTool).confirmationMessages(messages);
+        }
+        return agent;
     }
 
     private static String executeSteps(JsonNode args, ToolContext context, Duration stepDelay)

@@ -74,6 +74,7 @@ class AgentsFileTest {
                   - {stateKey: plan, tool: set_plan, toolArgument: plan}
                   - {stateKey: settings, tool: save_settings}
                 serverOwned: [settings]
+                confirmation: {tools: [set_plan], messages: task-planning}
                 raiseOnToolFailure: true
               - name: scratchpad
                 state: {}
@@ -105,6 +106,7 @@ class AgentsFileTest {
                  {"stateKey": "plan", "tool": "set_plan", "toolArgument": "plan"},
                  {"stateKey": "settings", "tool": "save_settings"}],
                "serverOwned": ["settings"],
+               "confirmation": {"tools": ["set_plan"], "messages": "task-planning"},
                "raiseOnToolFailure": true},
               {"name": "scratchpad", "state": {}},
               {"name": "plain"},
@@ -135,6 +137,9 @@ class AgentsFileTest {
         assertTrue(planner.raiseOnToolFailure());
         assertTrue(planner.serverOwns("settings"));
         assertFalse(planner.serverOwns("plan"));
+        assertTrue(planner.confirmation().requires(planner.tool("set_plan").orElseThrow()));
+        assertFalse(planner.confirmation().requires(planner.tool("save_settings").orElseThrow()));
+        assertEquals(ConfirmationMessages.TASK_PLANNING, planner.confirmation().messages());
         StateSchema state = planner.state();
         assertEquals(Set.of(JsonType.OBJECT), key(state, "plan").types());
         assertEquals(Set.of(JsonType.STRING, JsonType.NULL), key(state, "title").types(), "YAML's bare null is the type");
@@ -199,7 +204,7 @@ class AgentsFileTest {
                 + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
         return Stream.of(
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
-                        "agents[0] 'trip': ", "unknown field 'descripton' (expected description, instructions, name,"),
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, instructions, name,"),
                 Arguments.of("unknown nested field", state + "    stateTools:\n      - {name: x, reslt: ok}\n",
                         "agents[0] 'trip': ", "stateTools[0]: unknown field 'reslt'"),
                 Arguments.of("unknown state key field", state.replace("{type: array}", "{typ: array}"),
@@ -248,6 +253,12 @@ class AgentsFileTest {
                         "agents[0] 'trip': ", "uses state key 'stop', which the state schema does not declare"),
                 Arguments.of("server-owned undeclared state key", state + "    serverOwned: [stop]\n",
                         "agents[0] 'trip': ", "server-owned key list of agent trip uses state key 'stop'"),
+                Arguments.of("confirmation with unknown messages",
+                        state + tool + "    confirmation: {messages: polite}\n", "agents[0] 'trip': ",
+                        "confirmation: unknown messages 'polite' (expected one of [document, generic, recipe,"),
+                Arguments.of("confirmation of a tool the agent lacks",
+                        state + tool + "    confirmation: {tools: [book_hotel]}\n", "agents[0] 'trip': ",
+                        "requires confirmation of tool 'book_hotel', which is not one of its backend tools"),
                 Arguments.of("state tool of an agent without state", agent + tool,
                         "agents[0] 'trip': ", "uses state, but the agent declares none"),
                 Arguments.of("two-phase state without declared keys", agent + "    twoPhaseState: true\n    state: {}\n",
@@ -299,7 +310,8 @@ class AgentsFileTest {
         StringBuilder summary = new StringBuilder(agent.name()).append(' ').append(agent.description()).append(' ')
                 .append(agent.instructions()).append(" raise=").append(agent.raiseOnToolFailure())
                 .append(" twoPhase=").append(agent.twoPhaseState())
-                .append(" serverOwned=").append(agent.serverOwnedKeys());
+                .append(" serverOwned=").append(agent.serverOwnedKeys())
+                .append(" confirmation=").append(agent.confirmation());
         if (agent.hasState()) {
             agent.state().keys().stream().sorted(Comparator.comparing(StateKey::name)).forEach(key -> summary
                     .append("\nkey ").append(key.name()).append(": ").append(key.typeDescription()).append(" '")

@@ -14,6 +14,7 @@ import dev.aguistate.testing.StubbedLlm;
 import dev.aguistate.testing.StubbedLlmTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Agents listing, health, metrics, OpenAPI and CORS: what operators and browser pages rely on. */
@@ -27,6 +28,8 @@ class OperationsTest extends StubbedLlmTest {
                 .body("agents.find { it.name == 'chat' }.isDefault", equalTo(true))
                 .body("agents.find { it.name == 'chat' }.tools", hasItem("get_weather"))
                 .body("agents.find { it.name == 'chat' }.hasState", equalTo(false))
+                .body("agents.find { it.name == 'document' }.confirmedTools", equalTo(List.of("write_document")))
+                .body("agents.find { it.name == 'recipe' }.confirmedTools", equalTo(List.of()))
                 .body("model.kind", equalTo("openai-compatible"))
                 .body("model.model", equalTo("gpt-test"))
                 .body(not(containsString("test-key")));

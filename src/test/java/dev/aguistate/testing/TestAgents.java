@@ -2,6 +2,7 @@ package dev.aguistate.testing;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.ConfirmationMessages;
 import dev.aguistate.state.JsonType;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
@@ -43,7 +44,7 @@ public class TestAgents {
                 .tool(BackendTool.stateTool("set_title", "Set the title",
                         RunRequests.parse("{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"),
                         "Title updated.", Map.of("title", "title")))
-                .tool(BackendTool.builder("clock").description("Unrelated to state").handler((args, context) -> "12:00"));
+                .tool(clock());
     }
 
     @Produces
@@ -52,20 +53,46 @@ public class TestAgents {
         return notebook("notebook").build();
     }
 
+    /** What the confirming notebook asks and tells the LLM. */
+    public static final ConfirmationMessages CONFIRMING_MESSAGES = new ConfirmationMessages("Use this page?",
+            "The user said yes.", "The user said no; the page stays as it was.");
+
+    static BackendTool setPage() {
+        return BackendTool.stateTool("set_page", "Set a page",
+                RunRequests.parse("{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"object\"}}}"),
+                "Page set.", Map.of("page", "page"));
+    }
+
+    static BackendTool clock() {
+        return BackendTool.builder("clock").description("Unrelated to state").handler((args, context) -> "12:00");
+    }
+
     /** The notebook whose title, and a whole-arguments draft, are predicted while the tools' arguments stream. */
     @Produces
     @Singleton
     AgentDefinition predictiveNotebook() {
         return AgentDefinition.builder("predictive-notebook")
                 .state(StateSchema.FREE_FORM)
-                .tool(BackendTool.stateTool("set_page", "Set a page",
-                        RunRequests.parse("{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"object\"}}}"),
-                        "Page set.", Map.of("page", "page")))
+                .tool(setPage())
                 .tool(BackendTool.stateTool("save_draft", "Save a draft",
                         RunRequests.parse("{\"type\":\"object\"}"), "Draft saved.", Map.of("draft", "*")))
-                .tool(BackendTool.builder("clock").description("Unrelated to state").handler((args, context) -> "12:00"))
+                .tool(clock())
                 .predict("page", "set_page", "page")
                 .predict("draft", "save_draft", "*")
+                .build();
+    }
+
+    /** A predicted page that waits for the user's approval before it is set; the clock needs none. */
+    @Produces
+    @Singleton
+    AgentDefinition confirmingNotebook() {
+        return AgentDefinition.builder("confirming-notebook")
+                .state(StateSchema.FREE_FORM)
+                .tool(setPage())
+                .tool(clock())
+                .predict("page", "set_page", "page")
+                .requireConfirmation()
+                .confirmationMessages(CONFIRMING_MESSAGES)
                 .build();
     }
 
