@@ -89,6 +89,8 @@ export class ChatPanel {
     }
     if (stuckToBottom) this.log.scrollTop = this.log.scrollHeight;
 
+    this.root.setAttribute("aria-busy", String(session.running));
+    this.root.dataset.runs = String(session.finishedRuns);
     fill(this.error, session.error && h("p", {}, h("strong", {}, "Error: "), session.error));
     this.error.hidden = session.error === undefined;
     this.sendButton.disabled = session.running;
@@ -121,12 +123,12 @@ function toolResults(message: Message, results: Map<string, string>): (string | 
 function renderMessage(message: Message, results: Map<string, string>, running: boolean): HTMLElement {
   const text = typeof message.content === "string" ? message.content : "";
   if (message.role === "user") {
-    return h("article", { class: "msg user", attrs: { "aria-label": "You" } }, h("p", {}, text));
+    return h("article", { class: "msg user", attrs: { "aria-label": "Your message" } }, h("p", {}, text));
   }
   const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
   return h(
     "article",
-    { class: "msg assistant", attrs: { "aria-label": "Agent" } },
+    { class: "msg assistant", attrs: { "aria-label": "Agent's message" } },
     ...calls.map((call) => renderToolCall(call, results.get(call.id), running)),
     text && h("p", {}, text),
   );

@@ -17,6 +17,8 @@ interface ThreadView {
 export class Session {
   readonly agent: HttpAgent;
   running = false;
+  /** Runs that have ended, however they ended (the page shows it as data-runs, for tests and tools). */
+  finishedRuns = 0;
   error: string | undefined;
   notice: string | undefined;
   private readonly listeners = new Set<() => void>();
@@ -94,18 +96,15 @@ export class Session {
     const resume = this.pendingInterrupts.map(
       (i): ResumeEntry => ({ interruptId: i.id, status: "resolved", payload: { approved } }),
     );
-    await this.run(resume);
-    if (this.error === undefined) {
-      this.notice = approved ? "You approved the change." : "You rejected the change: the previous version is back.";
-      this.changed();
-    }
+    await this.run(resume, approved ? "You approved the change." : "You rejected the change: the previous version is back.");
   }
 
   stop(): void {
     if (this.running) this.agent.abortRun();
   }
 
-  private async run(resume: ResumeEntry[]): Promise<void> {
+  /** One run; `outcome` is the notice shown when it succeeds. */
+  private async run(resume: ResumeEntry[], outcome?: string): Promise<void> {
     this.running = true;
     this.error = undefined;
     this.notice = undefined;
@@ -123,6 +122,8 @@ export class Session {
       this.error ??= describe(error);
     } finally {
       this.running = false;
+      if (this.error === undefined) this.notice = outcome;
+      this.finishedRuns++;
       this.changed();
     }
   }
