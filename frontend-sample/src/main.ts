@@ -1,0 +1,117 @@
+import "./style.css";
+import { ChatPanel } from "./chat";
+import { DecisionPanel } from "./decision";
+import { DocumentView } from "./document";
+import { fill, h, newId } from "./dom";
+import { RecipeView } from "./recipe";
+import { Session } from "./session";
+import { TasksView } from "./tasks";
+
+interface AgentInfo {
+  name: string;
+  description: string;
+  isDefault: boolean;
+  hasState: boolean;
+}
+
+interface AgentsList {
+  agents: AgentInfo[];
+  model: { kind: string; model?: string };
+}
+
+/** What each sample agent's view is, and what to ask it (the scripted demo model understands these too). */
+const SAMPLES: Record<string, { suggestions: string[]; view?: (s: Session) => { root: HTMLElement; render(): void } }> = {
+  chat: { suggestions: ["What is the weather in Paris?", "Tell me a long story"] },
+  recipe: { suggestions: ["Make me a pasta recipe", "Make the recipe vegan"], view: (s) => new RecipeView(s) },
+  document: { suggestions: ["Write a document about the sea"], view: (s) => new DocumentView(s) },
+  tasks: { suggestions: ["Plan the steps to bake a cake"], view: (s) => new TasksView(s) },
+};
+
+const app = document.getElementById("app")!;
+let agents: AgentsList;
+let current: Session | undefined;
+
+async function main(): Promise<void> {
+  try {
+    const response = await fetch("/agui/agents", { headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`GET /agui/agents: HTTP ${response.status}`);
+    agents = (await response.json()) as AgentsList;
+    await show();
+  } catch (error) {
+    fill(app, h("p", { class: "error fatal", attrs: { role: "alert" } }, `Cannot reach the AG-UI server: ${String(error)}`));
+  }
+  window.addEventListener("popstate", () => void show());
+}
+
+/** Shows the thread the URL names (?agent=…&thread=…), starting a new one when it names none. */
+async function show(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const fallback = agents.agents.find((a) => a.isDefault)?.name ?? agents.agents[0]?.name ?? "chat";
+  const wanted = params.get("agent") ?? fallback;
+  const threadId = params.get("thread");
+  current?.stop();
+  if (threadId) {
+    current = await Session.open(threadId, wanted);
+  } else {
+    current = new Session(wanted, newId());
+  }
+  history.replaceState(null, "", threadUrl(current.agentName, current.threadId));
+  render(current);
+}
+
+function threadUrl(agent: string, threadId: string): string {
+  return `?${new URLSearchParams({ agent, thread: threadId })}`;
+}
+
+function startThread(agent: string): void {
+  history.pushState(null, "", `?${new URLSearchParams({ agent })}`);
+  void show();
+}
+
+function render(session: Session): void {
+  const sample = SAMPLES[session.agentName] ?? { suggestions: [] };
+  const info = agents.agents.find((a) => a.name === session.agentName);
+  const picker = h(
+    "select",
+    { id: "agent-picker", on: { change: () => startThread(picker.value) } },
+    ...agents.agents.map((a) => h("option", { value: a.name, selected: a.name === session.agentName }, a.name)),
+  );
+  const chat = new ChatPanel(session, sample.suggestions);
+  const decision = new DecisionPanel(session);
+  const view = sample.view?.(session);
+  const demo = agents.model.kind === "scripted-demo";
+
+  fill(
+    app,
+    h(
+      "header",
+      { class: "topbar" },
+      h("h1", {}, "AG-UI shared state"),
+      h("div", { class: "field inline" }, h("label", { htmlFor: "agent-picker" }, "Agent"), picker),
+      h("button", { type: "button", id: "new-thread", on: { click: () => startThread(session.agentName) } }, "New thread"),
+      h("span", { class: "thread-id", title: "Thread id (kept in the URL: reload to resume)" }, `thread ${session.threadId.slice(0, 8)}`),
+      h(
+        "span",
+        { class: `model ${demo ? "demo" : ""}` },
+        demo ? "Scripted demo model (no LLM configured)" : `Model: ${agents.model.model ?? agents.model.kind}`,
+      ),
+    ),
+    info && h("p", { class: "agent-description" }, info.description),
+    h(
+      "main",
+      { class: view ? "layout" : "layout single" },
+      chat.root,
+      h("div", { class: "state-column" }, decision.root, view?.root),
+    ),
+  );
+  const update = () => {
+    chat.render();
+    decision.render();
+    view?.render();
+  };
+  session.onChange(update);
+  update();
+  chat.focus();
+}
+
+void main();

@@ -1,0 +1,181 @@
+// The sample UI in a real headless Chromium (Debian's, via playwright-core) against the running server with the
+// scripted demo model. The server must serve the built UI at / (agui.sample-ui.dir) and pace the demo model
+// (agui.llm.demo.chunk-delay > 0) so that a run takes long enough to be watched.
+//   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:browser
+// BrowserTest (src/test/java/dev/aguistate/conformance) starts such a server and runs this from ./mvnw test.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { SERVER_URL, openAgent, runAndWait, send, shownError, withPage } from "./browser.mjs";
+
+const TIMEOUT = { timeout: 90_000 };
+
+/** Starts recording every distinct text the element shows, with whether a run was going on (aria-busy). */
+async function recordRenders(page, selector) {
+  await page.evaluate((selector) => {
+    const el = document.querySelector(selector);
+    window.__renders = [];
+    const record = () => {
+      const text = el.innerText;
+      const busy = el.getAttribute("aria-busy") === "true";
+      const last = window.__renders.at(-1);
+      if (!last || last.text !== text || last.busy !== busy) window.__renders.push({ text, busy });
+    };
+    new MutationObserver(record).observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+  }, selector);
+}
+
+const renders = (page) => page.evaluate(() => window.__renders);
+
+async function threadOnServer(page) {
+  const threadId = new URL(page.url()).searchParams.get("thread");
+  const response = await fetch(`${SERVER_URL}/threads/${threadId}`);
+  assert.equal(response.status, 200, `GET /threads/${threadId}`);
+  return response.json();
+}
+
+const ingredientNames = (page) => page.locator("#recipe-card .ingredients li .name").allInnerTexts();
+
+test("the recipe card fills in live while the agent writes the recipe", TIMEOUT, () =>
+  withPage("recipe-live", async (page) => {
+    await openAgent(page, "recipe");
+    await recordRenders(page, "#recipe-card");
+    await send(page, "Make me a pasta recipe");
+
+    assert.equal(await shownError(page), "");
+    assert.equal(await page.getByLabel("Recipe title").inputValue(), "Tomato Basil Pasta");
+    assert.deepEqual(await ingredientNames(page),
+      ["Spaghetti", "Cherry tomatoes", "Garlic", "Olive oil", "Fresh basil", "Parmesan"]);
+    assert.equal(await page.locator("#recipe-card .instructions li").count(), 5);
+    const card = await page.locator("#recipe-card").innerText();
+    for (const expected of ["Beginner", "30 min", "Vegetarian", "Quick", "🍅", "400 g"]) {
+      assert.ok(card.includes(expected), `the card shows ${expected}`);
+    }
+
+    const final = card;
+    const intermediate = new Set((await renders(page)).filter((r) => r.busy && r.text !== final).map((r) => r.text));
+    assert.ok(intermediate.size >= 3,
+      `expected at least 3 distinct renders of the card before the final one, saw ${intermediate.size}`);
+    // They grow towards the final card: a render with the title but only part of the ingredients.
+    assert.ok([...intermediate].some((t) => t.includes("Spaghetti") && !t.includes("Parmesan")),
+      "a render with some but not all ingredients");
+  }));
+
+test("an ingredient added in the UI goes out as state with the next run and stays", TIMEOUT, () =>
+  withPage("recipe-edit", async (page) => {
+    await openAgent(page, "recipe");
+    await send(page, "Make me a pasta recipe");
+
+    await page.getByLabel("Recipe title").fill("Lemony Tomato Pasta");
+    await page.getByLabel("Icon").fill("🍋");
+    await page.getByLabel("Ingredient", { exact: true }).fill("Lemon zest");
+    await page.getByLabel("Amount").fill("1 tsp");
+    await page.getByRole("button", { name: "Add ingredient" }).click();
+    await page.getByRole("button", { name: "Remove Parmesan" }).click();
+    assert.deepEqual(await ingredientNames(page),
+      ["Spaghetti", "Cherry tomatoes", "Garlic", "Olive oil", "Fresh basil", "Lemon zest"]);
+
+    const requests = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/agui/recipe") requests.push(r.postDataJSON());
+    });
+    await send(page, "Thanks! What would you serve with it?");
+
+    assert.equal(await shownError(page), "");
+    assert.equal(requests.length, 1, "one run request");
+    const sent = requests[0].state.recipe;
+    assert.equal(sent.title, "Lemony Tomato Pasta");
+    assert.deepEqual(sent.ingredients.at(-1), { icon: "🍋", name: "Lemon zest", amount: "1 tsp" });
+    assert.ok(!sent.ingredients.some((i) => i.name === "Parmesan"), "the removed ingredient is not sent");
+
+    // The agent's run is over: the card and the server's copy of the thread both keep the edit.
+    assert.equal(await page.getByLabel("Recipe title").inputValue(), "Lemony Tomato Pasta");
+    assert.ok((await ingredientNames(page)).includes("Lemon zest"));
+    const stored = await threadOnServer(page);
+    assert.equal(stored.state.recipe.title, "Lemony Tomato Pasta");
+    assert.ok(stored.state.recipe.ingredients.some((i) => i.name === "Lemon zest"), "stored on the server");
+  }));
+
+test("rejecting the agent's document brings the previous text back", TIMEOUT, () =>
+  withPage("document-reject", async (page) => {
+    await openAgent(page, "document");
+    const draft = "# My draft\n\nA few lines about the mountains, written by me.";
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Document text (markdown)").fill(draft);
+    await page.getByRole("button", { name: "Save" }).click();
+    const article = page.getByRole("article", { name: "Document text" });
+    assert.ok((await article.innerText()).includes("A few lines about the mountains"));
+
+    await recordRenders(page, "#document-view");
+    await send(page, "Write a document about the sea");
+    assert.equal(await shownError(page), "");
+    // The proposal was shown as it was written, and stays until the user decides.
+    assert.ok((await renders(page)).some((r) => r.busy && r.text.includes("A Walk by the Sea")),
+      "the predicted document appeared while the agent wrote it");
+    const reject = page.getByRole("button", { name: "Reject" });
+    assert.ok(await reject.isVisible(),
+      "no Approve/Reject: the server did not ask for confirmation (agui.samples.require-confirmation)");
+    assert.ok((await article.innerText()).includes("A Walk by the Sea"), "the proposal stays on screen");
+
+    await runAndWait(page, () => reject.click());
+
+    assert.equal(await shownError(page), "");
+    const text = await article.innerText();
+    assert.ok(text.includes("A few lines about the mountains"), `the previous text is back, got: ${text}`);
+    assert.ok(!text.includes("A Walk by the Sea"), "the rejected text is gone");
+    assert.ok(await page.getByText("You rejected the change").isVisible(), "the page says what happened");
+    assert.equal(await reject.count(), 0, "nothing left to decide");
+    assert.equal((await threadOnServer(page)).state.document, draft, "the server kept the previous text");
+  }));
+
+test("the task steps flip to completed one by one until all are done", TIMEOUT, () =>
+  withPage("tasks", async (page) => {
+    await openAgent(page, "tasks");
+    await recordRenders(page, "#tasks-view");
+    await send(page, "Plan the steps to bake a cake");
+
+    assert.equal(await shownError(page), "");
+    const steps = page.locator("#tasks-view .steps li");
+    assert.equal(await steps.count(), 5);
+    assert.deepEqual(await steps.evaluateAll((lis) => lis.map((li) => li.dataset.status)), Array(5).fill("completed"));
+    assert.ok(await page.getByText("5 of 5 steps completed").isVisible());
+    const progress = new Set((await renders(page)).map((r) => /(\d) of 5 steps completed/.exec(r.text)?.[1]).filter(Boolean));
+    for (const done of ["0", "1", "2", "3", "4", "5"]) {
+      assert.ok(progress.has(done), `saw ${done} of 5 completed on the way (saw ${[...progress].sort()})`);
+    }
+  }));
+
+test("a reload shows the same thread: conversation and state come back from the server", TIMEOUT, () =>
+  withPage("reload", async (page) => {
+    await openAgent(page, "recipe");
+    await send(page, "Make me a pasta recipe");
+    const url = page.url();
+    assert.ok(new URL(url).searchParams.get("thread"), "the thread id is in the URL");
+
+    await page.reload();
+    await page.locator("section.chat[data-runs='0']").waitFor();
+    assert.equal(page.url(), url);
+    assert.equal(await page.getByLabel("Agent", { exact: true }).inputValue(), "recipe");
+    await page.getByLabel("Recipe title").waitFor();
+    assert.equal(await page.getByLabel("Recipe title").inputValue(), "Tomato Basil Pasta");
+    assert.equal((await ingredientNames(page)).length, 6);
+    const log = page.getByRole("log", { name: "Conversation" });
+    assert.ok((await log.innerText()).includes("Make me a pasta recipe"), "the user's message is back");
+    assert.ok(await log.locator("details[data-tool='update_recipe']").isVisible(), "the tool call is back");
+
+    // "New thread" leaves it: a new id, an empty card.
+    await page.getByRole("button", { name: "New thread" }).click();
+    await page.waitForURL((u) => u.searchParams.get("thread") !== new URL(url).searchParams.get("thread"));
+    await page.locator("section.chat[data-runs='0']").waitFor();
+    assert.equal(await page.getByLabel("Recipe title").inputValue(), "");
+  }));
+
+test("a failed run is shown as an error in the conversation", TIMEOUT, () =>
+  withPage("error", async (page) => {
+    await openAgent(page, "no-such-agent");
+    await send(page, "Hello?");
+    const error = await shownError(page);
+    assert.match(error, /no agent named 'no-such-agent'/);
+    assert.match(error, /unknown_agent/);
+    assert.ok(await page.getByRole("alert").isVisible());
+  }, { allowConsole: /status of 404|^Agent execution failed: Error: HTTP 404/ }));

@@ -1,0 +1,19 @@
+import { defineConfig } from "vite";
+
+// `npm run dev`: Vite's dev server with hot reload, forwarding the API to a server started separately
+// (`./mvnw quarkus:dev`, port 8080; AGUI_SERVER_URL to point elsewhere). `npm run build` writes dist/, which
+// the Quarkus server serves at / when started with -Dagui.sample-ui.dir=frontend-sample/dist.
+const server = process.env.AGUI_SERVER_URL ?? "http://localhost:8080";
+
+export default defineConfig({
+  server: {
+    proxy: {
+      "/agui": server,
+      "/threads": server,
+    },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+  },
+});

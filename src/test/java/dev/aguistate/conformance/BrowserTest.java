@@ -1,0 +1,65 @@
+package dev.aguistate.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.aguistate.testing.FrontendSample;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the sample UI's browser tests ({@code frontend-sample/test-browser}: playwright-core driving Debian's
+ * Chromium) against this server, which serves the UI they build at {@code /} and answers with the scripted demo
+ * model, paced so that a run can be watched as it happens.
+ *
+ * <p>Without Node or Chromium the test is skipped and says so, unless {@code AGUI_REQUIRE_BROWSER=true} (set by
+ * {@code .ci/run}, which installs Chromium), which turns the skip into a failure.
+ */
+@QuarkusTest
+@TestProfile(BrowserTest.PacedDemoWithSampleUi.class)
+class BrowserTest {
+
+    private static final Path SAMPLE = FrontendSample.DIR;
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("AGUI_CHROMIUM", "/usr/bin/chromium"));
+
+    /** The scripted demo model with visible pacing, every predicted delta sent, the built UI served at /. */
+    public static class PacedDemoWithSampleUi implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "agui.llm.demo.chunk-delay", "10ms",
+                    "agui.state.delta-interval", "0ms",
+                    "agui.samples.task-step-delay", "150ms",
+                    "agui.sample-ui.dir", SAMPLE.resolve("dist").toString());
+        }
+    }
+
+    @Test
+    void sampleUiWorksInARealBrowser() throws Exception {
+        boolean required = Boolean.parseBoolean(System.getenv("AGUI_REQUIRE_BROWSER"));
+        String missing = !FrontendSample.commandWorks("node", "--version")
+                || !FrontendSample.commandWorks("npm", "--version")
+                ? "node and npm are not on the PATH"
+                : !Files.isExecutable(CHROMIUM) ? "there is no Chromium at " + CHROMIUM + " (apt-get install -y chromium)"
+                : null;
+        if (missing != null) {
+            if (required) {
+                throw new AssertionError("AGUI_REQUIRE_BROWSER=true but " + missing);
+            }
+            Assumptions.abort("SKIPPED sample UI browser tests: " + missing);
+        }
+        if (!Files.isDirectory(SAMPLE.resolve("node_modules/playwright-core"))) {
+            assertEquals(0, FrontendSample.run(List.of("npm", "ci", "--no-audit", "--no-fund"), 300, Map.of()),
+                    "npm ci in frontend-sample");
+        }
+        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:browser"), 600,
+                        Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
+                "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");
+    }
+}

@@ -1,0 +1,48 @@
+package dev.aguistate.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs npm commands in {@code frontend-sample/} against the Quarkus test server (the Node suites' launcher). */
+public final class FrontendSample {
+
+    public static final Path DIR = Path.of("frontend-sample");
+
+    private FrontendSample() {
+    }
+
+    /**
+     * Runs a command in {@code frontend-sample/} with its output inherited and {@code AGUI_SERVER_URL} set to the
+     * test server; returns its exit code.
+     */
+    public static int run(List<String> command, int timeoutSeconds, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile()).inheritIO();
+        builder.environment().put("AGUI_SERVER_URL", "http://127.0.0.1:" + SseClient.testPort());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
+        }
+        return process.exitValue();
+    }
+
+    /** Whether the command runs and exits 0 (e.g. {@code node --version}). */
+    public static boolean commandWorks(String... command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectOutput(new File("/dev/null"))
+                    .redirectErrorStream(true).start();
+            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
