@@ -1,5 +1,5 @@
 // `npm --prefix frontend-sample start`: the server and the sample UI together, for a newcomer.
-// Installs the UI's packages if needed (npm ci), builds it (dist/), then runs `./mvnw quarkus:dev` with
+// Installs the UI's packages if needed (npm install), builds it (dist/), then runs `./mvnw quarkus:dev` with
 // -Dagui.sample-ui.dir pointing at dist/, so the server serves the page at / on its own origin.
 // Extra arguments go to Maven, e.g. `npm --prefix frontend-sample start -- -Dquarkus.http.port=8090`.
 import { spawn, spawnSync } from "node:child_process";
@@ -20,10 +20,10 @@ function step(title, command, args) {
   }
 }
 
-// npm ci when node_modules is missing or older than the lock file.
+// npm install (not npm ci: see .ci/run) when node_modules is missing or older than the lock file.
 const installed = join(sample, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(sample, "package-lock.json")).mtimeMs) {
-  step("installing the sample UI's packages (npm ci)", npm, ["ci", "--no-audit", "--no-fund"]);
+  step("installing the sample UI's packages (npm install)", npm, ["install", "--no-audit", "--no-fund"]);
 }
 step("building the sample UI (vite build -> frontend-sample/dist)", npm, ["run", "build"]);
 

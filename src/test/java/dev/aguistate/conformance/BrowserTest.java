@@ -54,10 +54,7 @@ class BrowserTest {
             }
             Assumptions.abort("SKIPPED sample UI browser tests: " + missing);
         }
-        if (!Files.isDirectory(SAMPLE.resolve("node_modules/playwright-core"))) {
-            assertEquals(0, FrontendSample.run(List.of("npm", "ci", "--no-audit", "--no-fund"), 300, Map.of()),
-                    "npm ci in frontend-sample");
-        }
+        FrontendSample.installIfMissing("playwright-core");
         assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:browser"), 600,
                         Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
                 "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");

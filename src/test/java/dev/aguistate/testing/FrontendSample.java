@@ -2,6 +2,7 @@ package dev.aguistate.testing;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,20 @@ public final class FrontendSample {
             throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
         }
         return process.exitValue();
+    }
+
+    /**
+     * Installs the sample's npm packages unless {@code module} is already there. {@code npm install}, not
+     * {@code npm ci}: the lock file can only list the platform packages (rollup's, esbuild's) that the registry
+     * serves here, and {@code npm ci} refuses a lock without the others; the lock still pins every version.
+     */
+    public static void installIfMissing(String module) throws IOException, InterruptedException {
+        if (!Files.isDirectory(DIR.resolve("node_modules").resolve(module))) {
+            int exit = run(List.of("npm", "install", "--no-audit", "--no-fund"), 300, Map.of());
+            if (exit != 0) {
+                throw new AssertionError("npm install in frontend-sample failed (exit " + exit + ")");
+            }
+        }
     }
 
     /** Whether the command runs and exits 0 (e.g. {@code node --version}). */
