@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -84,14 +85,7 @@ public final class SseClient {
         if (headers.length > 0) {
             request.headers(headers);
         }
-        try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return exchange(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /**
@@ -99,24 +93,80 @@ public final class SseClient {
      * goes away mid-run). Returns the events read.
      */
     public List<JsonNode> runUntil(String path, String body, Predicate<JsonNode> stopAt) {
-        HttpResponse<InputStream> response = send(path, body, HttpResponse.BodyHandlers.ofInputStream());
-        List<JsonNode> events = new ArrayList<>();
-        try (InputStream in = response.body();
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (line.startsWith("data:")) {
-                    JsonNode event = JSON.readTree(line.substring(line.startsWith("data: ") ? 6 : 5));
-                    events.add(event);
-                    if (stopAt.test(event)) {
-                        break;
+        try (LiveStream stream = open(path, body)) {
+            stream.readUntil(stopAt);
+            return stream.events();
+        }
+    }
+
+    /**
+     * Opens a run and leaves its stream open: the test reads events when it wants them and decides when the
+     * client goes away ({@link LiveStream#close()}), so it can act while the run is still in progress.
+     */
+    public LiveStream open(String path, String body) {
+        return new LiveStream(send(path, body, HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
+    /** {@code GET path}, for the non-streaming endpoints. */
+    public HttpResponse<String> get(String path) {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build();
+        return exchange(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** A run's stream that is read on demand; closing it closes the connection. */
+    public static final class LiveStream implements AutoCloseable {
+
+        private final HttpResponse<InputStream> response;
+        private final BufferedReader reader;
+        private final List<JsonNode> events = new ArrayList<>();
+
+        private LiveStream(HttpResponse<InputStream> response) {
+            this.response = response;
+            this.reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        }
+
+        public int status() {
+            return response.statusCode();
+        }
+
+        /** Reads events until one matches (returned) or the stream ends (empty). */
+        public Optional<JsonNode> readUntil(Predicate<JsonNode> wanted) {
+            try {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (line.startsWith("data:")) {
+                        JsonNode event = JSON.readTree(line.substring(line.startsWith("data: ") ? 6 : 5));
+                        events.add(event);
+                        if (wanted.test(event)) {
+                            return Optional.of(event);
+                        }
                     }
                 }
+                return Optional.empty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
-        return events;
+
+        /** Reads until an event of this type arrives; fails if the stream ends first. */
+        public JsonNode await(String type) {
+            return readUntil(event -> type.equals(event.path("type").asText())).orElseThrow(() ->
+                    new AssertionError("the stream ended without " + type + "; events: " + events));
+        }
+
+        /** The events read so far. */
+        public List<JsonNode> events() {
+            return List.copyOf(events);
+        }
+
+        @Override
+        public void close() {
+            try {
+                reader.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private <T> HttpResponse<T> send(String path, String body, HttpResponse.BodyHandler<T> handler) {
@@ -126,6 +176,10 @@ public final class SseClient {
                 .header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
+        return exchange(request, handler);
+    }
+
+    private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
             return HTTP.send(request, handler);
         } catch (IOException e) {
