@@ -7,7 +7,9 @@
 //   - RUN_STARTED / RUN_FINISHED echo the request's threadId and runId;
 //   - the scripted demo model's scenarios work end to end: plain chat, a backend tool
 //     (get_weather), a frontend tool round trip over two runs (change_background),
-//     20 concurrent runs, abort mid-run followed by a new run, and GET /agui/agents.
+//     20 concurrent runs, abort mid-run followed by a new run, GET /agui/agents, shared state,
+//     and human confirmation: approve and reject through the interrupt / resume round trip
+//     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool.
 //
 // Needs the server running with the scripted demo model (no LLM API key), then:
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:conformance
@@ -416,4 +418,70 @@ test("shared state: the client's state equals the last snapshot, and a second ru
   assertCleanRun(second);
   assert.deepEqual(ofType(second, "STATE_SNAPSHOT"), [], "no snapshot: the client already holds the state");
   assert.deepEqual(agent.state, edited, "what the server did not change is kept");
+});
+
+// ---- human confirmation (the document sample asks before it writes, by default) ---------------------------
+
+const OLD_DRAFT = "An old draft.";
+
+/** A document run that stops to ask: the proposal shows, the client holds one pending interrupt. */
+async function proposeDocument(params = {}) {
+  const agent = new HttpAgent({ url: `${SERVER_URL}/agui/document`, threadId: randomUUID(), initialState: { document: OLD_DRAFT } });
+  addUserMessage(agent, "Write a document about the sea");
+  const first = await runAndRecord(agent, params);
+  assert.equal(first.error, undefined, `runAgent rejected: ${first.error?.stack ?? first.error}`);
+  assert.deepEqual(first.console, [], "the client printed console.warn/console.error");
+  assert.deepEqual(ofType(first, "RUN_ERROR"), [], "RUN_ERROR received");
+  assertIdsEcho(first);
+  assert.ok(ofType(first, "STATE_DELTA").length >= 2, "the proposal streams into the document");
+  assert.notEqual(agent.state.document, OLD_DRAFT, "the client shows the proposal while it asks");
+  return { agent, first, proposal: agent.state.document };
+}
+
+/** The tool message the client holds for the write_document call, after the answer. */
+function documentResult(agent) {
+  const call = agent.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.function.name === "write_document");
+  assert.ok(call, "the write_document call is in the client's history");
+  return agent.messages.find((m) => m.role === "tool" && m.toolCallId === call.id);
+}
+
+for (const approved of [true, false]) {
+  test(`confirmation, interrupt form: ${approved ? "approve" : "reject"} over two runs`, TIMEOUT, async () => {
+    const { agent, first, proposal } = await proposeDocument();
+    assert.equal(first.finished?.outcome, "interrupt", "the run ends asking");
+    assert.equal(agent.pendingInterrupts.length, 1);
+    const [interrupt] = agent.pendingInterrupts;
+    assert.equal(interrupt.reason, "tool_call");
+    assert.ok(interrupt.message.length > 0, "the interrupt says what it asks");
+    assert.equal(documentResult(agent), undefined, "the tool has not run");
+
+    const second = await runAndRecord(agent, {
+      resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved } }],
+    });
+
+    assertCleanRun(second);
+    assert.deepEqual(agent.pendingInterrupts, [], "nothing is pending any more");
+    assert.deepEqual(ofType(second, "TOOL_CALL_START"), [], "the call is not repeated");
+    assert.equal(ofType(second, "STATE_SNAPSHOT").length, 1, "one authoritative snapshot");
+    assert.equal(agent.state.document, approved ? proposal : OLD_DRAFT,
+      approved ? "the approved document stays" : "the old draft comes back");
+    assert.ok(documentResult(agent), "the call has its result in the client's history");
+    assert.ok(textMessages(second).length >= 1, "the agent sums up");
+  });
+}
+
+test("confirmation, confirm_changes form: the client answers the tool call in the next run", TIMEOUT, async () => {
+  const confirmTool = { name: "confirm_changes", description: "Ask the user to confirm the changes", parameters: { type: "object", properties: {} } };
+  const { agent, first, proposal } = await proposeDocument({ tools: [confirmTool] });
+  assertCleanRun(first);
+  const confirm = toolCalls(first).find((c) => c.name === "confirm_changes");
+  assert.ok(confirm, "the server calls confirm_changes");
+  assert.deepEqual(agent.pendingInterrupts, [], "this form leaves no interrupt pending");
+
+  agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: confirm.id, content: JSON.stringify({ accepted: true }) });
+  const second = await runAndRecord(agent, { tools: [confirmTool] });
+
+  assertCleanRun(second);
+  assert.equal(agent.state.document, proposal);
+  assert.ok(documentResult(agent), "the write_document call has its result");
 });
