@@ -129,7 +129,11 @@ final class OpenAiCompatibleModel implements StreamingModel {
         public void onError(Throwable error) {
             // langchain4j may keep streaming after an error (e.g. one malformed chunk); the first error ends it.
             call.cancel();
-            emitter.fail(ModelFailures.classify(error));
+            // After the client left, closing the upstream body makes langchain4j report an error nobody waits
+            // for; failing the cancelled emitter would only make Mutiny log it as dropped.
+            if (!emitter.isCancelled()) {
+                emitter.fail(ModelFailures.classify(error));
+            }
         }
     }
 }
