@@ -17,17 +17,26 @@ public final class FrontendSample {
     }
 
     /**
-     * Runs a command in {@code frontend-sample/} with its output inherited and {@code AGUI_SERVER_URL} set to the
-     * test server; returns its exit code.
+     * Runs a command in {@code frontend-sample/} with {@code AGUI_SERVER_URL} set to the test server; returns its
+     * exit code. Its output goes to {@code target/frontend-sample.log} and is then printed: a child writing to the
+     * test JVM's own stdout, or reading its stdin, would corrupt Surefire's channel to the fork.
      */
     public static int run(List<String> command, int timeoutSeconds, Map<String, String> environment)
             throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile()).inheritIO();
+        Path log = Path.of("target", "frontend-sample.log").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().put("AGUI_SERVER_URL", "http://127.0.0.1:" + SseClient.testPort());
         builder.environment().putAll(environment);
         Process process = builder.start();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+        if (!finished) {
+            process.destroyForcibly().waitFor();
+        }
+        System.out.println(Files.readString(log));
+        if (!finished) {
             throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
         }
         return process.exitValue();
