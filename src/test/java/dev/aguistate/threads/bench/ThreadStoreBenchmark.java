@@ -129,7 +129,7 @@ public class ThreadStoreBenchmark {
                         && result.getParams().getParam("store").equals(kind.name())
                         && result.getParams().getParam("kilobytes").equals(kb))
                 .map(result -> result.getPrimaryResult().getStatistics())
-                .map(statistics -> String.format(Locale.ROOT, "%.0f | %.0f | %.0f", statistics.getPercentile(50),
+                .map(statistics -> String.format(Locale.ROOT, "%.1f | %.1f | %.1f", statistics.getPercentile(50),
                         statistics.getPercentile(99), statistics.getMean()))
                 .findFirst()
                 .orElse("– | – | –");
