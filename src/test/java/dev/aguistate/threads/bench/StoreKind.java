@@ -1,0 +1,55 @@
+package dev.aguistate.threads.bench;
+
+import dev.aguistate.threads.InMemoryThreadStore;
+import dev.aguistate.threads.PostgresMigrator;
+import dev.aguistate.threads.PostgresThreadStore;
+import dev.aguistate.threads.RedisThreadStore;
+import dev.aguistate.threads.ThreadStore;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.pgclient.PgBuilder;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgConnectOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The three stores, made as the server makes them, against the Redis and PostgreSQL that the store tests use
+ * ({@code AGUI_TEST_REDIS_URL}, {@code AGUI_TEST_POSTGRES_URL}, else the local defaults).
+ */
+public enum StoreKind {
+    MEMORY {
+        @Override
+        ThreadStore open(Vertx vertx) {
+            return new InMemoryThreadStore(Clock.systemUTC(), TTL, MEMORY_MAX_THREADS);
+        }
+    },
+    REDIS {
+        @Override
+        ThreadStore open(Vertx vertx) {
+            return new RedisThreadStore(Redis.createClient(vertx, url("AGUI_TEST_REDIS_URL", "redis://127.0.0.1:6379")),
+                    TTL);
+        }
+    },
+    POSTGRES {
+        @Override
+        ThreadStore open(Vertx vertx) {
+            Pool pool = PgBuilder.pool()
+                    .connectingTo(PgConnectOptions.fromUri(
+                            url("AGUI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")))
+                    .using(vertx).build();
+            new PostgresMigrator().migrate(pool).await().atMost(Duration.ofMinutes(1));
+            return new PostgresThreadStore(pool, TTL);
+        }
+    };
+
+    private static final Duration TTL = Duration.ofHours(1);
+    private static final int MEMORY_MAX_THREADS = 10_000;
+
+    abstract ThreadStore open(Vertx vertx);
+
+    private static String url(String variable, String fallback) {
+        return Optional.ofNullable(System.getenv(variable)).filter(url -> !url.isBlank()).orElse(fallback);
+    }
+}
