@@ -6,12 +6,14 @@ import dev.aguistate.protocol.Message;
 import dev.aguistate.state.bench.ArgumentShapes;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
+import dev.aguistate.threads.ThreadMeta;
 import dev.aguistate.threads.ThreadStore;
 import io.vertx.mutiny.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -78,6 +80,7 @@ public class ThreadStoreBenchmark {
         return new StoredThread(owner + "-" + UUID.randomUUID(), owner, "chat", state,
                 List.of(new Message.User("m1", "Make me a pasta recipe"),
                         new Message.Assistant("m2", "Here it is.", List.of())),
+                new ThreadMeta(Map.of("m1", Instant.EPOCH, "m2", Instant.EPOCH), List.of(), List.of()),
                 0, Instant.EPOCH, Instant.EPOCH);
     }
 
