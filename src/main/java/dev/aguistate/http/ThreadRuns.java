@@ -19,7 +19,9 @@ import dev.aguistate.threads.ThreadCommit;
 import dev.aguistate.threads.ThreadMeta;
 import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.VersionConflict;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Ties a run to its stored thread: the owner check (another user's thread is "not found"), one run per thread
@@ -36,8 +39,11 @@ import java.util.Optional;
 @ApplicationScoped
 public class ThreadRuns {
 
-    /** A run that may go ahead, holding its thread until {@link #release} is called. */
-    public record Claimed(RunStart start, RunLock lock) {}
+    /**
+     * A run that may go ahead, holding its thread until {@link #release} is called; {@code renewal} keeps the
+     * claim from lapsing while the run goes on.
+     */
+    public record Claimed(RunStart start, RunLock lock, Cancellable renewal) {}
 
     /** A run refused before its stream opened. */
     static final class Refused extends RuntimeException {
@@ -49,6 +55,7 @@ public class ThreadRuns {
         }
     }
 
+    private static final Logger LOG = Logger.getLogger(ThreadRuns.class);
     private static final Duration LOCK_RETRY = Duration.ofMillis(50);
 
     private final ThreadStore store;
@@ -68,8 +75,10 @@ public class ThreadRuns {
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
                             store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), deadline))
-                    .with((userScope, appScope, lock) -> new Claimed(
-                            start(user, agent, input, stored, userScope, appScope), lock));
+                    .with((userScope, appScope, lock) -> {
+                        RunStart start = start(user, agent, input, stored, userScope, appScope);
+                        return new Claimed(start, lock, keepClaimed(lock));
+                    });
         });
     }
 
@@ -92,7 +101,30 @@ public class ThreadRuns {
                 + "' has a run in progress; retry when it has finished"));
     }
 
+    /**
+     * Renews the claim every third of {@code agui.store.lock-ttl}, so a run may last longer than that and still be
+     * the thread's only one; a crashed replica stops renewing, and its claim lapses. A renewal that finds the claim
+     * lost is logged: the commit's version check still keeps the thread consistent.
+     */
+    private Cancellable keepClaimed(RunLock lock) {
+        return Multi.createFrom().ticks().every(config.lockTtl().dividedBy(3))
+                .onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> store.renew(lock, config.lockTtl())
+                        .onFailure().recoverWithItem(failure -> {
+                            LOG.warnf("threadId=%s: renewing the run's claim failed: %s", lock.threadId(),
+                                    failure.toString());
+                            return true; // the next tick tries again
+                        }))
+                .subscribe().with(held -> {
+                    if (!held) {
+                        LOG.warnf("threadId=%s: the run's claim lapsed; another run may take the thread",
+                                lock.threadId());
+                    }
+                });
+    }
+
     Uni<Void> release(Claimed claimed) {
+        claimed.renewal().cancel();
         return store.unlock(claimed.lock());
     }
 

@@ -136,6 +136,21 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
+    public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
+        return Uni.createFrom().item(() -> renewNow(lock, lockTtl));
+    }
+
+    private synchronized boolean renewNow(RunLock lock, Duration lockTtl) {
+        Instant now = clock.instant();
+        Claim claim = claims.get(lock.threadId());
+        if (claim == null || !claim.token().equals(lock.token()) || !claim.expiresAt().isAfter(now)) {
+            return false;
+        }
+        claims.put(lock.threadId(), new Claim(claim.token(), now.plus(lockTtl)));
+        return true;
+    }
+
+    @Override
     public Uni<Void> unlock(RunLock lock) {
         return Uni.createFrom().item(() -> {
             unlockNow(lock);

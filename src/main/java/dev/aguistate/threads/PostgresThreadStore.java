@@ -89,6 +89,10 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     private static final String UNLOCK = "DELETE FROM agui_thread_locks WHERE thread_id = $1 AND token = $2";
 
+    private static final String RENEW = """
+            UPDATE agui_thread_locks SET expires_at = now() + $3::interval
+            WHERE thread_id = $1 AND token = $2 AND expires_at > now()""";
+
     private static final String DELETE_EXPIRED_THREADS = "DELETE FROM agui_threads WHERE expires_at <= now()";
     private static final String DELETE_LAPSED_LOCKS = "DELETE FROM agui_thread_locks WHERE expires_at <= now()";
 
@@ -188,6 +192,12 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         RunLock lock = new RunLock(threadId, UUID.randomUUID().toString());
         return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
+        return pool.preparedQuery(RENEW).execute(Tuple.of(lock.threadId(), lock.token(), Interval.of(lockTtl)))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     @Override

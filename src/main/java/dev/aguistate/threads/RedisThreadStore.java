@@ -38,6 +38,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     private static final RedisScript LOAD = RedisScript.named("load");
     private static final RedisScript LIST = RedisScript.named("list");
     private static final RedisScript UNLOCK = RedisScript.named("unlock");
+    private static final RedisScript RENEW = RedisScript.named("renew");
 
     private final Redis redis;
     private final Duration ttl;
@@ -128,6 +129,12 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
         return redis.send(Request.cmd(Command.SET).arg(LOCK + threadId).arg(lock.token())
                         .arg("NX").arg("PX").arg(lockTtl.toMillis()))
                 .map(set -> set == null ? Optional.empty() : Optional.of(lock));
+    }
+
+    @Override
+    public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
+        return RENEW.run(redis, List.of(LOCK + lock.threadId()), List.of(lock.token(), millis(lockTtl)))
+                .map(renewed -> renewed.toInteger() == 1);
     }
 
     @Override

@@ -40,6 +40,12 @@ public interface ThreadStore {
      */
     Uni<Optional<RunLock>> tryLock(String threadId, Duration ttl);
 
+    /**
+     * Extends a claim that is still held to {@code ttl} from now, so that a run longer than the claim's time to
+     * live keeps its thread; false when the claim lapsed (another run may hold the thread by now).
+     */
+    Uni<Boolean> renew(RunLock lock, Duration ttl);
+
     /** Gives the claim back; a claim that already lapsed and was taken by another run is left alone. */
     Uni<Void> unlock(RunLock lock);
 }

@@ -1,6 +1,7 @@
 package dev.aguistate.threads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
@@ -84,6 +85,21 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
         clock.advance(Duration.ofSeconds(31));
 
+        assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isPresent());
+    }
+
+    @Test
+    void aRenewedClaimLastsItsNewTimeToLiveAndALapsedOneCannotBeRenewed() {
+        String id = newId();
+        RunLock lock = store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
+
+        clock.advance(Duration.ofSeconds(20));
+        assertTrue(store.renew(lock, Duration.ofSeconds(30)).await().indefinitely());
+        clock.advance(Duration.ofSeconds(20));
+        assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isEmpty(), "held 40 s in");
+
+        clock.advance(Duration.ofSeconds(11));
+        assertFalse(store.renew(lock, Duration.ofSeconds(30)).await().indefinitely(), "lapsed");
         assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isPresent());
     }
 }

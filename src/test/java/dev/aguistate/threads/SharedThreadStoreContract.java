@@ -89,6 +89,18 @@ abstract class SharedThreadStoreContract extends ThreadStoreContract {
                 "the claim lapses");
     }
 
+    @Test
+    void aRenewedClaimOutlivesItsFirstTimeToLive() {
+        String id = newId();
+        Instant firstTtlOver = Instant.now().plusMillis(600);
+        RunLock lock = store().tryLock(id, Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
+        assertTrue(store().renew(lock, Duration.ofMinutes(1)).await().atMost(WAIT));
+
+        awaitUntil(() -> Instant.now().isAfter(firstTtlOver), "the first time to live is over");
+
+        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
+    }
+
     /** Polls with a bound instead of sleeping a fixed time that is either too short or wasted. */
     protected static void awaitUntil(BooleanSupplier condition, String what) {
         Instant deadline = Instant.now().plus(WAIT);

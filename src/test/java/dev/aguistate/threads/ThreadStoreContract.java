@@ -188,6 +188,18 @@ public abstract class ThreadStoreContract {
                 "a stale holder cannot release the claim of the current one");
     }
 
+    @Test
+    void onlyTheHolderRenewsAClaimAndOnlyWhileItHoldsIt() {
+        String id = newId();
+        RunLock held = store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT));
+        assertFalse(store().renew(new RunLock(id, "not-the-holder"), Duration.ofMinutes(1)).await().atMost(WAIT));
+        store().unlock(held).await().atMost(WAIT);
+        assertFalse(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT), "a released claim stays released");
+        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+    }
+
     protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
         return new StoredThread(id, owner, "agent-x", state, messages, ThreadMeta.EMPTY, 0, Instant.EPOCH,
                 Instant.EPOCH);

@@ -1,0 +1,55 @@
+package dev.aguistate.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlm;
+import dev.aguistate.testing.StubbedLlmTest;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A run that lasts longer than agui.store.lock-ttl keeps its thread: the server renews the claim while it runs. */
+@QuarkusTest
+@TestProfile(RunClaimRenewalTest.ShortClaims.class)
+class RunClaimRenewalTest extends StubbedLlmTest {
+
+    static final Duration LOCK_TTL = Duration.ofMillis(600);
+
+    public static class ShortClaims extends StubbedLlm {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
+            overrides.put("agui.store.lock-ttl", LOCK_TTL.toMillis() + "ms");
+            overrides.put("agui.llm.idle-timeout", "20s");
+            return overrides;
+        }
+    }
+
+    @Test
+    void aLongRunStillHoldsItsThreadAfterSeveralClaimLifetimes() throws InterruptedException {
+        stub.enqueue(StubResponse.stream().text("thinking", "...").stallAfter(2).build());
+        RunRequests first = RunRequests.fresh().user("a long task");
+        try (SseClient.LiveStream running = client.open("/agui/notebook", first.json())) {
+            running.await("TEXT_MESSAGE_CONTENT");
+            // Time itself is what this test is about: without renewal the claim would have lapsed twice over.
+            Thread.sleep(LOCK_TTL.multipliedBy(3).toMillis());
+
+            HttpResponse<String> second = client.post("/agui/notebook",
+                    RunRequests.of(first.threadId(), "run-2").user("me too").json(),
+                    "Content-Type", "application/json", "Accept", "text/event-stream");
+
+            assertEquals(409, second.statusCode(), "the running run's claim was renewed");
+        }
+        stub.enqueue(StubResponse.stream().text("free again").build());
+        SseClient.Stream after = client.run("/agui/notebook",
+                RunRequests.of(first.threadId(), "run-3").user("now?").json());
+        assertEquals("RUN_FINISHED", after.last().get("type").asText(), "the claim went when the client left");
+    }
+}
