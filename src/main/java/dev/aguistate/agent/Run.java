@@ -48,7 +48,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -739,112 +738,6 @@ final class Run {
 
         boolean endsRun() {
             return waitsForClient || !toConfirm.isEmpty();
-        }
-    }
-
-    /** The assistant message being streamed in the current LLM call. */
-    private static final class Round {
-        final String messageId;
-        final StringBuilder text = new StringBuilder();
-        final Map<Integer, ToolCallState> toolCalls = new TreeMap<>();
-        boolean textOpen;
-        String reasoningId;
-
-        Round(String messageId) {
-            this.messageId = messageId;
-        }
-
-        void reason(String delta, List<AgUiEvent> out) {
-            if (reasoningId == null) {
-                reasoningId = UUID.randomUUID().toString();
-                out.add(new AgUiEvent.ReasoningStart(reasoningId));
-                out.add(new AgUiEvent.ReasoningMessageStart(reasoningId));
-            }
-            out.add(new AgUiEvent.ReasoningMessageContent(reasoningId, delta));
-        }
-
-        void closeReasoning(List<AgUiEvent> out) {
-            if (reasoningId != null) {
-                out.add(new AgUiEvent.ReasoningMessageEnd(reasoningId));
-                out.add(new AgUiEvent.ReasoningEnd(reasoningId));
-                reasoningId = null;
-            }
-        }
-
-        void text(String delta, List<AgUiEvent> out) {
-            if (!textOpen) {
-                textOpen = true;
-                out.add(AgUiEvent.TextMessageStart.assistant(messageId));
-            }
-            text.append(delta);
-            out.add(new AgUiEvent.TextMessageContent(messageId, delta));
-        }
-
-        ToolCallState startToolCall(int index, String id, String name, List<AgUiEvent> out) {
-            ToolCallState call = new ToolCallState(id == null || id.isBlank() ? "call_" + UUID.randomUUID() : id, name);
-            toolCalls.put(index, call);
-            out.add(new AgUiEvent.ToolCallStart(call.id, name, messageId));
-            return call;
-        }
-
-        void close(List<AgUiEvent> out) {
-            closeReasoning(out);
-            if (textOpen) {
-                textOpen = false;
-                out.add(new AgUiEvent.TextMessageEnd(messageId));
-            }
-            toolCalls.values().forEach(call -> call.end(out));
-        }
-    }
-
-    /** One streamed tool call: the arguments received so far, and whether its END was sent. */
-    private static final class ToolCallState {
-        final String id;
-        final String name;
-        final StringBuilder arguments = new StringBuilder();
-        boolean ended;
-
-        ToolCallState(String id, String name) {
-            this.id = id;
-            this.name = name;
-        }
-
-        /** Sends a fragment as TOOL_CALL_ARGS; false when there was nothing to send. */
-        boolean appendArguments(String delta, List<AgUiEvent> out) {
-            if (delta == null || delta.isEmpty() || ended) {
-                return false;
-            }
-            arguments.append(delta);
-            out.add(new AgUiEvent.ToolCallArgs(id, delta));
-            return true;
-        }
-
-        /**
-         * What the streamed fragments missed of the complete arguments (usually nothing). The complete arguments
-         * win: if they contradict what was streamed, they replace it for execution.
-         */
-        String missingArguments(String complete) {
-            if (complete == null || complete.contentEquals(arguments)) {
-                return null;
-            }
-            if (complete.startsWith(arguments.toString())) {
-                return complete.substring(arguments.length());
-            }
-            LOG.warnf("tool call %s: complete arguments differ from the streamed ones; using the complete ones", id);
-            arguments.setLength(0);
-            arguments.append(complete);
-            return null;
-        }
-
-        void end(List<AgUiEvent> out) {
-            if (!ended) {
-                ended = true;
-                out.add(new AgUiEvent.ToolCallEnd(id));
-            }
-        }
-
-        String argumentsOrEmptyObject() {
-            return arguments.isEmpty() ? "{}" : arguments.toString();
         }
     }
 }
