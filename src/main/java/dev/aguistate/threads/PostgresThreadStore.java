@@ -28,10 +28,17 @@ import java.util.stream.StreamSupport;
  */
 public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
+    /**
+     * Reads a thread and refreshes its expiry, but only when that moves it by more than $3 (a hundredth of the
+     * TTL): a write waits for a WAL flush, and a run's load comes right after the previous run's commit set the
+     * expiry anyway. The SELECT sees the row as it was before the UPDATE, which changes nothing it returns.
+     */
     private static final String LOAD = """
-            UPDATE agui_threads SET expires_at = now() + $2::interval
-            WHERE thread_id = $1 AND expires_at > now()
-            RETURNING owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at""";
+            WITH refreshed AS (
+                UPDATE agui_threads SET expires_at = now() + $2::interval
+                WHERE thread_id = $1 AND expires_at > now() AND expires_at < now() + $2::interval - $3::interval)
+            SELECT owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at
+            FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
 
     // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
     // encode a Java string as a JSON string.
@@ -98,15 +105,17 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     private final Pool pool;
     private final Interval ttl;
+    private final Interval refreshSlack;
 
     public PostgresThreadStore(Pool pool, Duration ttl) {
         this.pool = pool;
         this.ttl = Interval.of(ttl);
+        this.refreshSlack = Interval.of(ttl.dividedBy(100));
     }
 
     @Override
     public Uni<Optional<StoredThread>> load(String threadId) {
-        return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl)).map(rows -> first(rows).map(row ->
+        return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl, refreshSlack)).map(rows -> first(rows).map(row ->
                 new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
                         ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
