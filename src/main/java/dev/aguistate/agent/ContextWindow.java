@@ -17,8 +17,6 @@ import java.util.Map;
  */
 record ContextWindow(int maxMessages, Duration maxAge) {
 
-    static final ContextWindow UNLIMITED = new ContextWindow(0, null);
-
     /**
      * @param times when each message (by id) first reached the server; a message it lacks is new (it is arriving
      *              now)

@@ -209,13 +209,20 @@ final class Run {
             out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
         }
         // while the thread waits for answers the client shows the proposal; the answers' snapshot settles it
-        if (state != null && waitingCalls.isEmpty()) {
+        if (waitingCalls.isEmpty()) {
+            snapshotIfTheClientDiffers(out);
+        }
+        return out;
+    }
+
+    /** A STATE_SNAPSHOT when the state as the server sees it differs from what the client holds. */
+    private void snapshotIfTheClientDiffers(List<AgUiEvent> out) {
+        if (state != null) {
             JsonNode view = clientView();
             if (!view.equals(clientHolds())) {
                 out.add(snapshot(view));
             }
         }
-        return out;
     }
 
     /**
@@ -240,9 +247,7 @@ final class Run {
         if (!start.hydrates()) {
             out.add(new AgUiEvent.MessagesSnapshot(List.copyOf(transcript)));
         }
-        if (state != null && !clientView().equals(clientHolds())) {
-            out.add(snapshot(clientView()));
-        }
+        snapshotIfTheClientDiffers(out);
         return out;
     }
 

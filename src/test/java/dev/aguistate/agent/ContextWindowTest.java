@@ -32,7 +32,7 @@ class ContextWindowTest {
 
     @Test
     void noLimitOrAShortConversationSendsEverything() {
-        assertSame(HISTORY, ContextWindow.UNLIMITED.select(HISTORY, TIMES, NOW));
+        assertSame(HISTORY, byCount(0).select(HISTORY, TIMES, NOW));
         assertSame(HISTORY, byCount(7).select(HISTORY, TIMES, NOW));
         assertSame(HISTORY, byAge(Duration.ofDays(3)).select(HISTORY, TIMES, NOW));
     }
