@@ -1,6 +1,5 @@
 package dev.aguistate.http;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -313,10 +312,6 @@ class ConfirmationRunTest extends StubbedLlmTest {
         store.commit(new ThreadCommit(new StoredThread(thread.threadId(), thread.owner(), thread.agent(),
                 thread.state(), thread.messages(), meta, 0, Instant.EPOCH, Instant.EPOCH), thread.version(), List.of()))
                 .await().atMost(Duration.ofSeconds(5));
-    }
-
-    private static JsonNode storedThread(String threadId) {
-        return RunRequests.parse(given().get("/threads/" + threadId).then().statusCode(200).extract().asString());
     }
 
     private static JsonNode storedState(String threadId) {

@@ -50,8 +50,7 @@ class StateScopesRunTest extends StubbedLlmTest {
 
         JsonNode baseline = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
         assertEquals(RunRequests.parse("{\"v\":" + lang + "}").get("v"), baseline.get("user:lang"));
-        JsonNode stored = RunRequests.parse(given().get("/threads/" + other.threadId()).then().statusCode(200)
-                .extract().asString()).get("state");
+        JsonNode stored = storedThread(other.threadId()).get("state");
         assertFalse(stored.has("user:lang"), "the thread stores only its own keys: " + stored);
     }
 
@@ -95,8 +94,7 @@ class StateScopesRunTest extends StubbedLlmTest {
         JsonNode baseline = stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot");
         assertEquals("approved plan", baseline.get("plan").asText(), "the client's edit is ignored and corrected");
         assertEquals("edited", baseline.get("note").asText(), "the client's edit of its own key is kept");
-        JsonNode stored = RunRequests.parse(given().get("/threads/" + first.threadId()).then().statusCode(200)
-                .extract().asString()).get("state");
+        JsonNode stored = storedThread(first.threadId()).get("state");
         assertEquals("approved plan", stored.get("plan").asText(), stored.toString());
         assertEquals("edited", stored.get("note").asText(), stored.toString());
     }

@@ -47,8 +47,7 @@ class ThreadPersistenceTest extends StubbedLlmTest {
         SseClient.Stream stream = client.run("/agui/notebook", request.json());
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
-        JsonNode thread = RunRequests.parse(given().get("/threads/" + request.threadId()).then().statusCode(200)
-                .extract().asString());
+        JsonNode thread = storedThread(request.threadId());
         assertEquals("notebook", thread.get("agent").asText());
         assertEquals(1, thread.get("version").asInt());
         assertEquals(RunRequests.parse("{\"title\":\"Shopping\",\"notes\":[\"milk\"]}"), thread.get("state"));
@@ -100,8 +99,7 @@ class ThreadPersistenceTest extends StubbedLlmTest {
         assertEquals(List.of("Plan a trip to Lisbon", "Next week", "Booked."), sent.subList(sent.size() - 3,
                 sent.size()), "the first user message stays, the old answer is left out");
         assertTrue(sent.stream().noneMatch("Which dates?"::equals), sent.toString());
-        JsonNode thread = RunRequests.parse(given().get("/threads/" + threadId).then().statusCode(200)
-                .extract().asString());
+        JsonNode thread = storedThread(threadId);
         assertEquals(List.of("user", "assistant", "user", "assistant", "assistant"), roles(thread.get("messages")),
                 "the stored history is kept whole");
     }

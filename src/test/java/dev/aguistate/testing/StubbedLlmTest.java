@@ -1,5 +1,8 @@
 package dev.aguistate.testing;
 
+import static io.restassured.RestAssured.given;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -16,5 +19,10 @@ public abstract class StubbedLlmTest {
     void resetStub() {
         stub = OpenAiStubResource.stub();
         stub.reset();
+    }
+
+    /** The thread as {@code GET /threads/{id}} shows it to the (anonymous) caller; it must exist. */
+    protected static JsonNode storedThread(String threadId) {
+        return RunRequests.parse(given().get("/threads/" + threadId).then().statusCode(200).extract().asString());
     }
 }
