@@ -5,6 +5,7 @@ import dev.aguistate.state.StateSchema;
 import dev.aguistate.state.StateScopes;
 import dev.aguistate.tools.BackendTool;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +43,7 @@ public record AgentDefinition(String name, String description, String instructio
         }
         description = description == null ? "" : description;
         instructions = instructions == null ? "" : instructions;
-        tools = Map.copyOf(tools);
+        tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools)); // declaration order: stable prompts
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
         confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
