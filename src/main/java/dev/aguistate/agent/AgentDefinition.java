@@ -62,6 +62,14 @@ public record AgentDefinition(String name, String description, String instructio
         return Optional.ofNullable(tools.get(toolName));
     }
 
+    /** The state keys a tool predicts while its arguments stream or writes with its result. */
+    public Set<String> stateKeysOf(String toolName) {
+        Set<String> keys = new LinkedHashSet<>();
+        predictive.stream().filter(p -> p.tool().equals(toolName)).forEach(p -> keys.add(p.stateKey()));
+        tool(toolName).ifPresent(tool -> keys.addAll(tool.outputsToState().keySet()));
+        return keys;
+    }
+
     public static Builder builder(String name) {
         return new Builder(name);
     }

@@ -12,6 +12,11 @@ public record ErrorBody(int status, String code, String message) {
 
     static final String CONTENT_TYPE = "application/json";
 
+    /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */
+    static ErrorBody threadNotFound(String threadId) {
+        return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
+    }
+
     /** The same error as a JAX-RS response, for the resources. */
     Response toResponse() {
         return Response.status(status).type(CONTENT_TYPE).entity(AgUiJson.write(this)).build();

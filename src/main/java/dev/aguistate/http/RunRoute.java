@@ -2,12 +2,15 @@ package dev.aguistate.http;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
-import dev.aguistate.agent.AgentRunner;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
-import dev.aguistate.state.StateWriteException;
+import dev.aguistate.run.AgentRunner;
+import dev.aguistate.run.RunRejected;
+import dev.aguistate.session.SessionRefused;
+import dev.aguistate.session.ThreadSession;
+import dev.aguistate.session.ThreadSessions;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -37,11 +40,11 @@ public class RunRoute {
     private final AgentRegistry agents;
     private final AgentRunner runner;
     private final UserResolver users;
-    private final ThreadRuns threads;
+    private final ThreadSessions threads;
     private final HttpConfig config;
     private final Vertx vertx;
 
-    RunRoute(AgentRegistry agents, AgentRunner runner, UserResolver users, ThreadRuns threads, HttpConfig config,
+    RunRoute(AgentRegistry agents, AgentRunner runner, UserResolver users, ThreadSessions threads, HttpConfig config,
              Vertx vertx) {
         this.agents = agents;
         this.runner = runner;
@@ -86,32 +89,36 @@ public class RunRoute {
             return;
         }
         Context context = vertx.getOrCreateContext();
-        threads.claim(user, agent, input).subscribe().with(
-                claimed -> context.runOnContext(v -> stream(ctx, context, agent, claimed)),
+        threads.open(user, agent, input).subscribe().with(
+                session -> context.runOnContext(v -> stream(ctx, context, agent, session)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
     private static ErrorBody refusal(Throwable failure) {
-        if (failure instanceof ThreadRuns.Refused refused) {
-            return refused.error;
+        if (failure instanceof SessionRefused refused) {
+            return switch (refused.reason()) {
+                case THREAD_NOT_FOUND -> ErrorBody.threadNotFound(refused.threadId());
+                case THREAD_BUSY -> new ErrorBody(409, "thread_busy", "thread '" + refused.threadId()
+                        + "' has a run in progress; retry when it has finished");
+            };
         }
         LOG.warn("the thread store failed while starting a run", failure);
         return new ErrorBody(503, "store_unavailable", "the thread store cannot be reached; try again");
     }
 
     /** Opens the event stream of a claimed run; the thread is released however the stream ends. */
-    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadRuns.Claimed claimed) {
+    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session) {
         Multi<AgUiEvent> events;
         try {
-            events = runner.run(agent, claimed.start());
-        } catch (StateWriteException invalidState) {
-            threads.release(claimed).subscribe().with(v -> { });
-            reject(ctx, new ErrorBody(422, "invalid_state", invalidState.getMessage()));
+            events = runner.run(agent, session.start());
+        } catch (RunRejected rejected) {
+            threads.release(session).subscribe().with(v -> { });
+            reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
             return;
         }
         EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive());
         writer.open();
-        events.onTermination().call(() -> threads.release(claimed)).subscribe().withSubscriber(writer);
+        events.onTermination().call(() -> threads.release(session)).subscribe().withSubscriber(writer);
     }
 
     /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */

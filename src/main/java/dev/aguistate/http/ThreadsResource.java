@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.session.ThreadAccess;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.ThreadSummary;
@@ -41,10 +42,12 @@ public class ThreadsResource {
     private static final int MAX_PAGE = 100;
 
     private final ThreadStore store;
+    private final ThreadAccess access;
     private final UserResolver users;
 
-    ThreadsResource(ThreadStore store, UserResolver users) {
+    ThreadsResource(ThreadStore store, ThreadAccess access, UserResolver users) {
         this.store = store;
+        this.access = access;
         this.users = users;
     }
 
@@ -65,22 +68,18 @@ public class ThreadsResource {
     @Path("/{threadId}")
     @Operation(summary = "A thread's state and complete message history")
     public Uni<Response> get(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, user -> store.load(id).onItem().transform(thread -> thread
-                .filter(t -> t.owner().equals(user))
+        return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
                 .map(t -> json(view(t)))
-                .orElseGet(() -> ThreadRuns.threadNotFound(id).toResponse())));
+                .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
     }
 
     @DELETE
     @Path("/{threadId}")
     @Operation(summary = "Delete a thread and its history")
     public Uni<Response> delete(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, user -> store.load(id).onItem().transformToUni(thread -> {
-            if (thread.isEmpty() || !thread.get().owner().equals(user)) {
-                return Uni.createFrom().item(ThreadRuns.threadNotFound(id).toResponse());
-            }
-            return store.delete(id).onItem().transform(deleted -> Response.noContent().build());
-        }));
+        return asUser(authorization, user -> access.delete(id, user).onItem().transform(deleted -> deleted
+                ? Response.noContent().build()
+                : ErrorBody.threadNotFound(id).toResponse()));
     }
 
     private Uni<Response> asUser(String authorization, Function<String, Uni<Response>> action) {

@@ -8,7 +8,10 @@ package dev.aguistate.llm;
  */
 public record ModelDescription(String kind, String provider, String model, String baseUrl) {
 
+    public static final String OPENAI_COMPATIBLE = "openai-compatible";
+    public static final String SCRIPTED_DEMO = "scripted-demo";
+
     public boolean scripted() {
-        return ScriptedDemoModel.KIND.equals(kind);
+        return SCRIPTED_DEMO.equals(kind);
     }
 }

@@ -37,7 +37,7 @@ final class OpenAiCompatibleModel implements StreamingModel {
                 .connectTimeout(config.connectTimeout())
                 .readTimeout(config.responseTimeout())
                 .build();
-        this.description = new ModelDescription("openai-compatible", "openai", config.model(),
+        this.description = new ModelDescription(ModelDescription.OPENAI_COMPATIBLE, "openai", config.model(),
                 config.baseUrl().orElse(DEFAULT_BASE_URL));
     }
 

@@ -42,8 +42,6 @@ import java.util.regex.Pattern;
  */
 final class ScriptedDemoModel implements StreamingModel {
 
-    static final String KIND = "scripted-demo";
-
     /** Verbs that say nothing about which tool is meant. */
     private static final Set<String> GENERIC_WORDS = Set.of("get", "set", "change", "update", "generate", "create",
             "write", "make", "do", "run", "show", "the", "a", "to");
@@ -55,7 +53,7 @@ final class ScriptedDemoModel implements StreamingModel {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Duration chunkDelay;
-    private final ModelDescription description = new ModelDescription(KIND, "scripted", "scripted-demo", null);
+    private final ModelDescription description = new ModelDescription(ModelDescription.SCRIPTED_DEMO, "scripted", "scripted-demo", null);
 
     ScriptedDemoModel(Duration chunkDelay) {
         this.chunkDelay = chunkDelay;

@@ -1,4 +1,4 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.Message;

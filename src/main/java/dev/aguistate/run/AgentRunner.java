@@ -1,5 +1,6 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
+import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunAgentInput;
@@ -13,6 +14,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,10 +25,12 @@ import org.jboss.logging.Logger;
 /**
  * The run loop: turns one {@link RunAgentInput} into one AG-UI event stream.
  *
- * <p>{@code RUN_STARTED}; then rounds of "stream an LLM call, translate it, run the backend tools it asked
- * for" until the model answers without tools, calls a frontend tool (the client continues in a new run) or
- * exceeds the round limit; then {@code RUN_FINISHED}. Any failure becomes exactly one {@code RUN_ERROR} and
- * ends the stream. Cancelling the subscription (client gone) cancels the LLM call in flight.
+ * <p>{@code RUN_STARTED}; the answers to what the thread waited for, if any; then rounds of "stream an LLM call,
+ * translate it, run the backend tools it asked for" until the model answers without tools, calls a frontend tool
+ * (the client continues in a new run), asks for the user's confirmation, or exceeds the round limit; then the
+ * commit and {@code RUN_FINISHED}. Any failure becomes exactly one {@code RUN_ERROR} and ends the stream.
+ * Cancelling the subscription (client gone) cancels the LLM call in flight. The steps call {@link Run} one at a
+ * time (see its note on concurrency).
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -34,29 +38,37 @@ public class AgentRunner {
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);
 
     private final StreamingModel model;
-    private final RunConfig config;
+    private final RunSettings settings;
     private final RunMetrics metrics;
-    private final StatePrompt statePrompt;
-    private final Duration deltaInterval;
 
+    @Inject
     AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, RunMetrics metrics) {
+        this(model, new RunSettings(model.description().provider(),
+                new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
+                        stateConfig.promptMaxChars()),
+                stateConfig.deltaInterval(), config.contextWindow(), config.confirmationExpiresAfter(),
+                config.maxRounds()), metrics);
+    }
+
+    AgentRunner(StreamingModel model, RunSettings settings, RunMetrics metrics) {
         this.model = model;
-        this.config = config;
+        this.settings = settings;
         this.metrics = metrics;
-        this.statePrompt = new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
-                stateConfig.promptMaxChars());
-        this.deltaInterval = stateConfig.deltaInterval();
     }
 
     /**
      * The run's event stream; nothing happens until it is subscribed.
      *
-     * @throws StateWriteException (before any stream) when the client's state does not fit the agent's schema
+     * @throws RunRejected (before any stream) when the client's state is not an object or breaks the agent's schema
      */
     public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start) {
         RunAgentInput input = start.input();
-        Run run = new Run(agent, start, model.description().provider(), statePrompt, deltaInterval,
-                config.contextWindow(), config.confirmationExpiresAfter());
+        Run run;
+        try {
+            run = new Run(agent, start, settings);
+        } catch (StateWriteException invalid) {
+            throw new RunRejected("invalid_state", invalid.getMessage());
+        }
         AtomicReference<String> outcome = new AtomicReference<>("success");
         return Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),
@@ -83,23 +95,26 @@ public class AgentRunner {
     /** Carries out the answers to what the thread waited for, if any, then continues with the LLM. */
     private Multi<AgUiEvent> resume(Run run) {
         Confirmations.Resumption resumption = run.resumption();
+        if (resumption instanceof Confirmations.NothingOpen) {
+            return round(run);
+        }
         if (resumption instanceof Confirmations.Repeated) {
             // carried out before: nothing runs and nothing is kept again
             return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.repeatedResume()),
                     Multi.createFrom().item(run::finished));
         }
         if (resumption instanceof Confirmations.Answered answers) {
-            List<Run.ServerToolCall> approved = run.approvedCalls(answers);
+            List<ServerToolCall> approved = run.approvedCalls(answers);
             return Multi.createBy().concatenating().streams(
                     runTools(run, approved, outcomes -> run.recordAnswers(answers, approved, outcomes)),
                     Multi.createFrom().deferred(() -> round(run)));
         }
-        return round(run);
+        throw new IllegalStateException("no step for resumption " + resumption.getClass().getName());
     }
 
     private Multi<AgUiEvent> round(Run run) {
-        if (!run.startRound(config.maxRounds())) {
-            return Multi.createFrom().failure(RunFailure.maxRounds(config.maxRounds()));
+        if (!run.startRound()) {
+            return Multi.createFrom().failure(RunFailure.maxRounds(settings.maxRounds()));
         }
         long sent = System.nanoTime();
         AtomicBoolean answered = new AtomicBoolean();
@@ -114,21 +129,26 @@ public class AgentRunner {
     }
 
     private Multi<AgUiEvent> afterRound(Run run) {
-        if (run.statePhase()) {
-            return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.applyStructuredState()),
+        return switch (run.roundKind()) {
+            case STATE_OUTPUT -> Multi.createBy().concatenating().streams(
+                    Multi.createFrom().iterable(run.applyStructuredState()),
                     Multi.createFrom().deferred(() -> round(run)));
-        }
-        Run.RoundResult result = run.finishRound();
-        if (result.textOnly()) {
+            case SUMMARY, TOOLS -> afterToolRound(run);
+        };
+    }
+
+    private Multi<AgUiEvent> afterToolRound(Run run) {
+        OfferedTools.RoundCalls calls = run.finishRound();
+        if (calls.none()) {
             return finish(run);
         }
-        List<Run.ServerToolCall> calls = result.serverCalls();
-        Multi<AgUiEvent> tools = runTools(run, calls, outcomes -> run.recordResults(calls, outcomes));
-        if (!result.endsRun()) {
+        List<ServerToolCall> serverCalls = calls.serverCalls();
+        Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
+        if (!calls.endRun()) {
             return Multi.createBy().concatenating().streams(tools, Multi.createFrom().deferred(() -> round(run)));
         }
         return Multi.createBy().concatenating().streams(tools,
-                Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(result.toConfirm()))),
+                Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(calls.toConfirm()))),
                 finish(run));
     }
 
@@ -141,14 +161,14 @@ public class AgentRunner {
      * Runs the calls concurrently on worker threads (tools may block). Emits the STATE_DELTAs of tools that write
      * state while they run, then what {@code record} makes of their outcomes (in call order).
      */
-    private static Multi<AgUiEvent> runTools(Run run, List<Run.ServerToolCall> calls,
+    private static Multi<AgUiEvent> runTools(Run run, List<ServerToolCall> calls,
                                              Function<List<ToolOutcome>, List<AgUiEvent>> record) {
         return Multi.createFrom().emitter(emitter -> {
             ToolContext context = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
                     .map(call -> Uni.createFrom().item(() -> call.tool() == null
                                     ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
-                                    : ToolInvoker.invoke(call.tool(), call.arguments(), run.stateInputs(call.tool()),
+                                    : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
                                             context))
                             .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
                     .toList();

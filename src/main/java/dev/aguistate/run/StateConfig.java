@@ -1,4 +1,4 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

@@ -1,4 +1,4 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
 import dev.aguistate.protocol.Interrupt;
 import java.util.ArrayList;

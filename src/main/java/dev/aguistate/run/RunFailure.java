@@ -1,4 +1,4 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
 /** A run-level failure with a stable {@code RUN_ERROR} code and a message safe for clients. */
 public final class RunFailure extends RuntimeException {

@@ -1,8 +1,8 @@
-package dev.aguistate.agent;
+package dev.aguistate.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.state.StateLayers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +12,13 @@ import java.util.Map;
  * over it), and the history to use when the client sent none (a reloaded page), which the client then gets as a
  * {@code MESSAGES_SNAPSHOT}.
  *
- * @param storedState   the stored thread state, or null for a new thread
+ * @param storedState   the stored thread state and the user's and everyone's shared scopes (empty layers for a new
+ *                      thread)
  * @param storedHistory the stored messages, or an empty list
  * @param messageTimes  when each stored message (by id) first reached the server
  * @param interrupts    what the thread waits for (human confirmation)
  */
-public record RunStart(RunAgentInput input, JsonNode storedState, List<Message> storedHistory,
+public record RunStart(RunAgentInput input, StateLayers storedState, List<Message> storedHistory,
                        Map<String, Instant> messageTimes, ThreadInterrupts interrupts, RunJournal journal) {
 
     public RunStart {

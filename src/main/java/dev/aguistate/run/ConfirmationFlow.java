@@ -1,0 +1,135 @@
+package dev.aguistate.run;
+
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.ConfirmationMessages;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Interrupt;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.ToolCall;
+import dev.aguistate.tools.ToolOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * A run's part in human confirmation: the calls its thread waits to have confirmed, how this request answers
+ * them, the results the answered calls get, and the interrupts the run opens instead of running calls that need
+ * the user's approval. The wire forms are described in {@link Confirmations}.
+ */
+final class ConfirmationFlow {
+
+    private static final Logger LOG = Logger.getLogger(ConfirmationFlow.class);
+
+    private final AgentDefinition agent;
+    private final RunStart start;
+    private final boolean clientConfirms;
+    private final Duration expiry;
+    /** The stored tool calls the thread's open interrupts ask about, by call id. */
+    private final Map<String, ToolCall> waitingCalls;
+    private Confirmations.Resumption resumption;
+    private final List<Interrupt> opened = new ArrayList<>();
+    private List<String> answered = List.of();
+
+    ConfirmationFlow(AgentDefinition agent, RunStart start, boolean clientConfirms, Duration expiry) {
+        this.agent = agent;
+        this.start = start;
+        this.clientConfirms = clientConfirms;
+        this.expiry = expiry;
+        this.waitingCalls = Confirmations.waitingCalls(start.interrupts(), start.storedHistory());
+    }
+
+    /** Whether the thread waits for answers: the client shows a proposal until they come. */
+    boolean waiting() {
+        return !waitingCalls.isEmpty();
+    }
+
+    /** The state keys the waiting calls propose to change. */
+    Set<String> proposedKeys() {
+        Set<String> keys = new HashSet<>();
+        waitingCalls.values().forEach(call -> keys.addAll(agent.stateKeysOf(call.function().name())));
+        return keys;
+    }
+
+    /**
+     * How this run answers the interrupts its thread waits for.
+     *
+     * @throws RunFailure when the request's answers are incomplete or invalid
+     */
+    Confirmations.Resumption resumption() {
+        if (resumption == null) {
+            resumption = Confirmations.resolve(start.interrupts(), start.input(), start.storedHistory(), waitingCalls,
+                    Instant.now());
+        }
+        return resumption;
+    }
+
+    /** The approved calls, to run with the arguments the user approved. */
+    List<ServerToolCall> approvedCalls(Confirmations.Answered answers) {
+        return answers.decisions().stream().filter(Confirmations.Decision::approved)
+                .map(d -> new ServerToolCall(d.toolCallId(), d.toolName(), d.arguments(),
+                        agent.tool(d.toolName()).orElse(null)))
+                .toList();
+    }
+
+    /** What the LLM is told of an approved call: that the user approved, then the tool's own result. */
+    String approvedResult(ToolOutcome outcome) {
+        return agent.confirmation().messages().approved() + "\n" + outcome.content();
+    }
+
+    /** What the LLM is told of a declined call. */
+    String declinedResult() {
+        return agent.confirmation().messages().declined();
+    }
+
+    void answered(Confirmations.Answered answers) {
+        answered = answers.interruptIds();
+    }
+
+    /**
+     * Asks the user about the calls instead of running them: one {@code tool_call} interrupt each, expiring after
+     * {@code agui.run.confirmation.expires-after}. In the client-tool form the client also gets a
+     * {@value Confirmations#CONFIRM_CHANGES} call per interrupt, whose id is the interrupt's, recorded in the
+     * transcript.
+     */
+    List<AgUiEvent> ask(List<ServerToolCall> calls, Transcript transcript) {
+        String expiresAt = Instant.now().plus(expiry).toString();
+        ConfirmationMessages messages = agent.confirmation().messages();
+        List<AgUiEvent> out = new ArrayList<>();
+        List<ToolCall> confirmCalls = new ArrayList<>();
+        String messageId = UUID.randomUUID().toString();
+        for (ServerToolCall call : calls) {
+            String id = (clientConfirms ? "call_" : "confirm_") + UUID.randomUUID().toString().replace("-", "");
+            opened.add(new Interrupt(id, "tool_call", messages.request(), call.id(), Confirmations.RESPONSE_SCHEMA,
+                    expiresAt, null));
+            if (clientConfirms) {
+                confirmCalls.add(new ToolCall(id, Confirmations.CONFIRM_CHANGES, "{}"));
+                out.add(new AgUiEvent.ToolCallStart(id, Confirmations.CONFIRM_CHANGES, messageId));
+                out.add(new AgUiEvent.ToolCallArgs(id, "{}"));
+                out.add(new AgUiEvent.ToolCallEnd(id));
+            }
+        }
+        if (clientConfirms) {
+            transcript.add(new Message.Assistant(messageId, null, confirmCalls));
+        }
+        LOG.infof("threadId=%s runId=%s: waiting for the user to confirm %s", start.input().threadId(),
+                start.input().runId(), calls.stream().map(ServerToolCall::name).toList());
+        return out;
+    }
+
+    /** What the thread waits for after this run. */
+    ThreadInterrupts interruptsAfter() {
+        return start.interrupts().next(opened, answered);
+    }
+
+    /** The run's outcome: the interrupts it opened, unless they took the client-tool form. */
+    RunOutcome outcome() {
+        return opened.isEmpty() || clientConfirms ? RunOutcome.SUCCESS : new RunOutcome.Interrupted(List.copyOf(opened));
+    }
+}

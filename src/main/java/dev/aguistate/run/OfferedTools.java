@@ -1,0 +1,102 @@
+package dev.aguistate.run;
+
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.ToolSchemas;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.Tool;
+import dev.aguistate.tools.BackendTool;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The tools a run offers the LLM: the agent's backend tools and the client's frontend tools (a client tool named
+ * like one of the agent's is shadowed by it). {@value Confirmations#CONFIRM_CHANGES} is never offered: a client
+ * that declares it chooses the client-tool form of confirmations.
+ */
+final class OfferedTools {
+
+    private static final Logger LOG = Logger.getLogger(OfferedTools.class);
+
+    private final AgentDefinition agent;
+    private final Set<String> frontendTools;
+    private final List<ToolSpecification> specifications;
+    private final boolean clientConfirms;
+
+    private OfferedTools(AgentDefinition agent, Set<String> frontendTools, List<ToolSpecification> specifications,
+                         boolean clientConfirms) {
+        this.agent = agent;
+        this.frontendTools = frontendTools;
+        this.specifications = specifications;
+        this.clientConfirms = clientConfirms;
+    }
+
+    static OfferedTools of(AgentDefinition agent, RunAgentInput input) {
+        List<ToolSpecification> specifications = new ArrayList<>();
+        agent.tools().values().forEach(t -> specifications.add(
+                ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
+        List<Tool> frontend = input.tools().stream()
+                .filter(t -> !Confirmations.CONFIRM_CHANGES.equals(t.name()))
+                .filter(t -> {
+                    boolean shadowed = agent.tools().containsKey(t.name());
+                    if (shadowed) {
+                        LOG.warnf("threadId=%s runId=%s: client tool %s is shadowed by the agent's own tool",
+                                input.threadId(), input.runId(), t.name());
+                    }
+                    return !shadowed;
+                })
+                .toList();
+        frontend.forEach(t -> specifications.add(ToolSchemas.specification(t.name(), t.description(), t.parameters())));
+        boolean clientConfirms = input.tools().stream().anyMatch(t -> Confirmations.CONFIRM_CHANGES.equals(t.name()));
+        return new OfferedTools(agent, frontend.stream().map(Tool::name).collect(Collectors.toUnmodifiableSet()),
+                List.copyOf(specifications), clientConfirms);
+    }
+
+    List<ToolSpecification> specifications() {
+        return specifications;
+    }
+
+    /** The client declared {@value Confirmations#CONFIRM_CHANGES}: confirmations take the client-tool form. */
+    boolean clientConfirms() {
+        return clientConfirms;
+    }
+
+    /** Which of a round's calls the server runs, which wait for the user's approval, and whether the client must act. */
+    RoundCalls sort(Collection<ToolCallState> calls) {
+        List<ServerToolCall> serverCalls = new ArrayList<>();
+        List<ServerToolCall> toConfirm = new ArrayList<>();
+        boolean waitsForClient = false;
+        for (ToolCallState call : calls) {
+            if (frontendTools.contains(call.name)) {
+                waitsForClient = true;
+                continue;
+            }
+            BackendTool tool = agent.tool(call.name).orElse(null);
+            ServerToolCall serverCall = new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(), tool);
+            if (tool != null && agent.confirmation().requires(tool)) {
+                toConfirm.add(serverCall);
+            } else {
+                serverCalls.add(serverCall);
+            }
+        }
+        return new RoundCalls(calls.isEmpty(), serverCalls, waitsForClient, toConfirm);
+    }
+
+    /**
+     * @param none           the model called no tools: the run is complete
+     * @param serverCalls    calls to execute here, in the model's order
+     * @param waitsForClient a frontend tool was called: the run ends and the client continues it
+     * @param toConfirm      calls that wait for the user's approval: the run asks, then ends
+     */
+    record RoundCalls(boolean none, List<ServerToolCall> serverCalls, boolean waitsForClient,
+                      List<ServerToolCall> toConfirm) {
+
+        boolean endRun() {
+            return waitsForClient || !toConfirm.isEmpty();
+        }
+    }
+}

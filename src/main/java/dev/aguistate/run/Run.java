@@ -1,0 +1,281 @@
+package dev.aguistate.run;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.state.StartingState;
+import dev.aguistate.state.State;
+import dev.aguistate.state.StateWriteException;
+import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.ToolContext;
+import dev.aguistate.tools.ToolOutcome;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import io.smallrye.mutiny.Uni;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Everything one run owns, and the steps {@link AgentRunner} takes it through. One instance per request, never
+ * shared between runs; its jobs are done by per-run collaborators: {@link ClientMirror} (what the client holds),
+ * {@link StreamTranslation} (one round's model events as AG-UI events), {@link ConfirmationFlow},
+ * {@link ChatRequests} (the LLM request of a round), {@link ToolEffects} (what tools do to the state),
+ * {@link Transcript} and {@link TerminalEvents}.
+ *
+ * <p><b>Concurrency.</b> A run is driven serially: {@link AgentRunner} calls one step at a time, and each hand-off
+ * between the threads a run hops between (LLM callbacks, worker pools, store futures) happens-before the next step,
+ * so neither this class nor its collaborators need locks. The one exception is a round's backend tools, which run
+ * in parallel while the run waits for them; they reach the state only through {@link ToolEffects}, which has the
+ * run's only lock.
+ */
+final class Run {
+
+    private static final Logger LOG = Logger.getLogger(Run.class);
+    private static final ObjectMapper STATE_JSON = new ObjectMapper();
+
+    private final AgentDefinition agent;
+    private final RunStart start;
+    private final RunAgentInput input;
+    private final RunSettings settings;
+    private final Transcript transcript;
+    private final RunState state;
+    private final ClientMirror client;
+    private final OfferedTools tools;
+    private final ChatRequests requests;
+    private final ToolEffects toolEffects;
+    private final ConfirmationFlow confirmations;
+    private final TerminalEvents ending;
+    private int rounds;
+    private RoundKind kind;
+    private StreamTranslation translation;
+    /** The state as the client may see it when the current round started, to tell whether its tools changed it. */
+    private JsonNode roundStartView;
+
+    /** @throws StateWriteException when the client's state is not an object or breaks the agent's state schema */
+    Run(AgentDefinition agent, RunStart start, RunSettings settings) {
+        this.agent = agent;
+        this.start = start;
+        this.input = start.input();
+        this.settings = settings;
+        this.transcript = new Transcript(start.history());
+        this.tools = OfferedTools.of(agent, input);
+        this.confirmations = new ConfirmationFlow(agent, start, tools.clientConfirms(), settings.confirmationExpiry());
+        this.state = new RunState(agent.hasState() ? startingState() : null);
+        this.client = new ClientMirror(input.state());
+        this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
+        this.toolEffects = new ToolEffects(state, client);
+        this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
+    }
+
+    private State startingState() {
+        StartingState starting = StartingState.of(start.storedState(), input.state(), agent.state(),
+                agent.serverOwnedKeys(), confirmations.proposedKeys());
+        starting.ignoredKeys().forEach(key -> LOG.infof(
+                "threadId=%s: ignored the client's value for server-owned key %s", input.threadId(), key));
+        return starting.state();
+    }
+
+    String threadId() {
+        return input.threadId();
+    }
+
+    String runId() {
+        return input.runId();
+    }
+
+    AgentDefinition agent() {
+        return agent;
+    }
+
+    /**
+     * RUN_STARTED; the stored history if the client reloaded and sent none; then the state as the server sees it
+     * if that differs from what the client sent — unless the thread waits for answers: the client shows the
+     * proposal until the answers' snapshot settles it.
+     */
+    List<AgUiEvent> started() {
+        List<AgUiEvent> out = new ArrayList<>(3);
+        out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
+        if (start.hydrates()) {
+            out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
+        }
+        if (!confirmations.waiting() && state.kept()) {
+            client.snapshotIfDifferent(state.clientView()).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /** @throws RunFailure when the request's answers to the thread's interrupts are incomplete or invalid */
+    Confirmations.Resumption resumption() {
+        return confirmations.resumption();
+    }
+
+    /**
+     * A resume that was carried out before: the thread as it is (what {@link #started()} did not already send), so
+     * a client that lost the answer catches up.
+     */
+    List<AgUiEvent> repeatedResume() {
+        List<AgUiEvent> out = new ArrayList<>(2);
+        if (!start.hydrates()) {
+            out.add(new AgUiEvent.MessagesSnapshot(transcript.messages()));
+        }
+        if (state.kept()) {
+            client.snapshotIfDifferent(state.clientView()).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    List<ServerToolCall> approvedCalls(Confirmations.Answered answers) {
+        return confirmations.approvedCalls(answers);
+    }
+
+    /**
+     * Records the answers: each waiting call gets its result (the tool's, after what the user approved, or the
+     * declined message), then the client gets the authoritative state, which restores what a declined proposal
+     * replaced on its screen.
+     *
+     * @param outcomes the outcomes of {@link #approvedCalls}, in their order
+     * @throws RunFailure when an approved tool failed and the agent raises on tool failure
+     */
+    List<AgUiEvent> recordAnswers(Confirmations.Answered answers, List<ServerToolCall> approved,
+                                  List<ToolOutcome> outcomes) {
+        List<AgUiEvent> out = new ArrayList<>(answers.decisions().size() + 1);
+        Iterator<ServerToolCall> calls = approved.iterator();
+        Iterator<ToolOutcome> results = outcomes.iterator();
+        for (Confirmations.Decision decision : answers.decisions()) {
+            String content = decision.approved() ? confirmations.approvedResult(settle(calls.next(), results.next()))
+                    : confirmations.declinedResult();
+            out.add(transcript.addResult(decision.toolCallId(), content));
+        }
+        confirmations.answered(answers);
+        if (state.kept()) {
+            out.add(client.snapshot(state.clientView()));
+        }
+        return out;
+    }
+
+    /** Starts the next LLM call; false when the run has used all its rounds. */
+    boolean startRound() {
+        if (rounds == settings.maxRounds()) {
+            return false;
+        }
+        rounds++;
+        kind = RoundKind.of(agent, rounds);
+        roundStartView = null;
+        if (state.kept()) {
+            client.holds(); // settles the previous round's prediction before it is replaced
+            roundStartView = state.clientView();
+        }
+        translation = StreamTranslation.start(kind, agent, roundStartView, client, ending,
+                settings.deltaInterval().toNanos());
+        return true;
+    }
+
+    RoundKind roundKind() {
+        return kind;
+    }
+
+    ChatRequest chatRequest() {
+        return requests.forRound(kind, state.kept() ? state.current() : null, transcript.messages(),
+                start.messageTimes());
+    }
+
+    List<AgUiEvent> translate(ModelEvent event) {
+        return translation.translate(event);
+    }
+
+    /**
+     * Ends a {@link RoundKind#STATE_OUTPUT} round: the LLM's JSON becomes the state and the client gets it as a
+     * snapshot.
+     *
+     * @throws RunFailure when the output is not a JSON object that fits the state schema
+     */
+    List<AgUiEvent> applyStructuredState() {
+        try {
+            state.replace(new State(agent.state(), STATE_JSON.readTree(translation.round().text.toString())));
+        } catch (JsonProcessingException e) {
+            throw RunFailure.invalidStateOutput("it is not JSON");
+        } catch (StateWriteException e) {
+            throw RunFailure.invalidStateOutput(e.getMessage());
+        }
+        return List.of(client.snapshot(state.clientView()));
+    }
+
+    /** Ends the round: records the assistant turn and sorts the tool calls it made. */
+    OfferedTools.RoundCalls finishRound() {
+        Round round = translation.round();
+        transcript.addAssistantTurn(round);
+        OfferedTools.RoundCalls calls = tools.sort(round.toolCalls.values());
+        client.propose(calls.toConfirm().stream().flatMap(c -> agent.stateKeysOf(c.name()).stream())
+                .collect(Collectors.toSet()));
+        return calls;
+    }
+
+    List<AgUiEvent> askConfirmation(List<ServerToolCall> calls) {
+        return confirmations.ask(calls, transcript);
+    }
+
+    /** The values a tool takes from state. Safe to call from parallel tool threads. */
+    Map<String, JsonNode> toolInputs(BackendTool tool) {
+        return toolEffects.inputsFor(tool);
+    }
+
+    /** A running tool's view of the state; {@code emit} receives the STATE_DELTA of each live write. */
+    ToolContext toolContext(Consumer<AgUiEvent> emit) {
+        return toolEffects.context(emit);
+    }
+
+    /**
+     * Records the server-side tool results: their state outputs are merged (in call order), the transcript gets
+     * the results, and the client gets their {@code TOOL_CALL_RESULT}s, then one {@code STATE_SNAPSHOT} if the
+     * tools changed the state (proposals awaiting confirmation are not the tools' changes: they stay on the
+     * client's screen).
+     *
+     * @throws RunFailure when a tool failed and the agent raises on tool failure
+     */
+    List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
+        List<AgUiEvent> out = new ArrayList<>(calls.size() + 1);
+        for (int i = 0; i < calls.size(); i++) {
+            out.add(transcript.addResult(calls.get(i).id(), settle(calls.get(i), outcomes.get(i)).content()));
+        }
+        if (state.kept()) {
+            JsonNode view = client.withProposals(state.clientView());
+            if (!view.equals(client.withProposals(roundStartView)) || !view.equals(client.holds())) {
+                out.add(client.snapshot(view));
+            }
+        }
+        return out;
+    }
+
+    /** The outcome with its state outputs merged. @throws RunFailure when it failed and the agent raises */
+    private ToolOutcome settle(ServerToolCall call, ToolOutcome outcome) {
+        ToolOutcome merged = toolEffects.mergeOutputs(call, outcome);
+        if (merged instanceof ToolOutcome.Failure failure && agent.raiseOnToolFailure()) {
+            throw RunFailure.toolFailed(failure.failure().getMessage());
+        }
+        return merged;
+    }
+
+    /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
+    Uni<Void> commit() {
+        return start.journal().commit(state.kept() ? state.current().toJson() : input.state(), transcript.messages(),
+                confirmations.interruptsAfter());
+    }
+
+    /** RUN_FINISHED, with the interrupts the run opened as its outcome. */
+    AgUiEvent finished() {
+        return ending.finished(confirmations.outcome());
+    }
+
+    /** The one RUN_ERROR of a failed run. */
+    AgUiEvent failed(Throwable error) {
+        return ending.failed(error);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.aguistate.run;
+
+import dev.aguistate.llm.ModelFailure;
+import dev.aguistate.llm.ModelUsage;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.TokenUsage;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * How a run ends on the wire: one {@code RUN_FINISHED} with its outcome, or one {@code RUN_ERROR} with a stable
+ * code and a message without internals; either carries the token usage of all its rounds.
+ */
+final class TerminalEvents {
+
+    private static final Logger LOG = Logger.getLogger(TerminalEvents.class);
+
+    private final String threadId;
+    private final String runId;
+    private final String provider;
+    private final List<ModelUsage> usages = new ArrayList<>();
+
+    TerminalEvents(String threadId, String runId, String provider) {
+        this.threadId = threadId;
+        this.runId = runId;
+        this.provider = provider;
+    }
+
+    void countUsage(ModelUsage usage) {
+        usages.add(usage);
+    }
+
+    AgUiEvent finished(RunOutcome outcome) {
+        return new AgUiEvent.RunFinished(threadId, runId, null, outcome, usage());
+    }
+
+    AgUiEvent failed(Throwable error) {
+        if (error instanceof ModelFailure failure) {
+            LOG.warnf("threadId=%s runId=%s: run failed: %s (%s)", threadId, runId, failure.kind().code(),
+                    rootMessage(failure));
+            return new AgUiEvent.RunError(failure.getMessage(), failure.kind().code(), usage());
+        }
+        if (error instanceof RunFailure failure) {
+            LOG.warnf("threadId=%s runId=%s: run failed: %s", threadId, runId, failure.code());
+            return new AgUiEvent.RunError(failure.getMessage(), failure.code(), usage());
+        }
+        LOG.errorf(error, "threadId=%s runId=%s: run failed unexpectedly", threadId, runId);
+        return new AgUiEvent.RunError("The run failed because of an internal error.", "internal_error", usage());
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == error ? "no cause" : root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /** Token usage of all rounds, summed; absent when the upstream reported none. */
+    private List<TokenUsage> usage() {
+        if (usages.isEmpty()) {
+            return null;
+        }
+        ModelUsage last = usages.get(usages.size() - 1);
+        return List.of(new TokenUsage(provider, last.model(),
+                sum(usages.stream().map(ModelUsage::inputTokens).toList()),
+                sum(usages.stream().map(ModelUsage::outputTokens).toList()),
+                sum(usages.stream().map(ModelUsage::totalTokens).toList()), null, null));
+    }
+
+    private static Integer sum(List<Integer> counts) {
+        Integer total = null;
+        for (Integer count : counts) {
+            if (count != null) {
+                total = total == null ? count : total + count;
+            }
+        }
+        return total;
+    }
+}

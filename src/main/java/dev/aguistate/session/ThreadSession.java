@@ -1,0 +1,11 @@
+package dev.aguistate.session;
+
+import dev.aguistate.run.RunStart;
+import dev.aguistate.threads.RunLock;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/**
+ * A run's hold on its thread, from the claim until {@link ThreadSessions#release}: what the run starts from, and
+ * the claim, kept from lapsing by {@code renewal} while the run goes on.
+ */
+public record ThreadSession(RunStart start, RunLock lock, Cancellable renewal) {}

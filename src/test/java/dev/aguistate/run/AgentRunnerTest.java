@@ -1,0 +1,204 @@
+package dev.aguistate.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.state.StateLayers;
+import dev.aguistate.testing.ClientStateReplay;
+import dev.aguistate.testing.EventStreamVerifier;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Whole runs through the run loop, with the LLM stubbed at its port: no Quarkus, no network. */
+class AgentRunnerTest {
+
+    private final StubStreamingModel model = new StubStreamingModel();
+    private final RunFixtures.RecordingJournal journal = new RunFixtures.RecordingJournal();
+    private final AgentRunner runner = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
+            new RunMetrics(new SimpleMeterRegistry()));
+
+    private List<AgUiEvent> run(AgentDefinition agent, RunStart start) {
+        List<AgUiEvent> events = runner.run(agent, start).collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(events), start.input().threadId(), start.input().runId());
+        return events;
+    }
+
+    private static ModelEvent[] callsWriteDocument(String id, String text) {
+        String arguments = "{\"document\":\"" + text + "\"}";
+        return new ModelEvent[] {
+                new ModelEvent.ToolCallDelta(0, id, "write_document", arguments.substring(0, 14)),
+                new ModelEvent.ToolCallDelta(0, null, null, arguments.substring(14)),
+                new ModelEvent.ToolCallCompleted(0, id, "write_document", arguments),
+                new ModelEvent.Completed(null)};
+    }
+
+    private static ModelEvent[] says(String text) {
+        return new ModelEvent[] {new ModelEvent.TextDelta(text), new ModelEvent.Completed(null)};
+    }
+
+    private static AgUiEvent last(List<AgUiEvent> events) {
+        return events.get(events.size() - 1);
+    }
+
+    @Test
+    void aTextAnswerIsStreamedCommittedThenReportedFinished() {
+        model.answer(says("Hello!"));
+        RunAgentInput input = RunFixtures.userAsks("Hi", "null");
+
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(input, journal));
+
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) last(events)).outcome());
+        assertEquals(1, journal.commits.size());
+        List<Message> committed = journal.commits.get(0).messages();
+        assertEquals("u1", committed.get(0).id());
+        assertEquals("Hello!", ((Message.Assistant) committed.get(1)).content());
+    }
+
+    @Test
+    void aStateToolRoundPredictsRunsTheToolSnapshotsOnceAndLetsTheModelSumUp() {
+        model.answer(callsWriteDocument("c1", "A poem")).answer(says("Done."));
+        JsonNode clientState = AgUiJson.tree("{\"document\":\"\",\"notes\":[]}");
+        RunAgentInput input = RunFixtures.userAsks("Write a poem", clientState.toString());
+
+        List<AgUiEvent> events = run(RunFixtures.writer().build(), RunFixtures.newThread(input, journal));
+
+        List<String> types = RunFixtures.types(events);
+        assertTrue(types.indexOf("STATE_DELTA") < types.indexOf("TOOL_CALL_END"), types.toString());
+        assertEquals(1, types.stream().filter("STATE_SNAPSHOT"::equals).count(), types.toString());
+        assertTrue(types.indexOf("TOOL_CALL_RESULT") < types.indexOf("STATE_SNAPSHOT"), types.toString());
+        JsonNode held = ClientStateReplay.of(clientState, RunFixtures.json(events)).held();
+        assertEquals("A poem", held.get("document").asText());
+        assertEquals(held, journal.commits.get(0).state());
+        assertEquals(2, model.requests.size(), "the model is called again with the tool's result");
+        assertTrue(model.requests.get(1).messages().stream()
+                .anyMatch(m -> m.type().name().equals("TOOL_EXECUTION_RESULT")));
+    }
+
+    @Test
+    void aFrontendToolCallEndsTheRunForTheClientToAnswer() {
+        model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "change_background", "{\"color\":\"blue\"}"),
+                new ModelEvent.Completed(null));
+        RunAgentInput input = RunFixtures.input("""
+                {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Blue please"}],
+                 "tools":[{"name":"change_background","description":"client tool"}]}""");
+
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(input, journal));
+
+        assertFalse(RunFixtures.types(events).contains("TOOL_CALL_RESULT"));
+        assertEquals(1, model.requests.size());
+        Message.Assistant call = (Message.Assistant) journal.commits.get(0).messages().get(1);
+        assertEquals("change_background", call.toolCalls().get(0).function().name());
+    }
+
+    @Test
+    void aCallThatNeedsConfirmationAsksInsteadOfRunningAndIsApprovedInTheNextRun() {
+        AgentDefinition agent = RunFixtures.writer().requireConfirmation().build();
+        model.answer(callsWriteDocument("c1", "Proposal"));
+        JsonNode clientState = AgUiJson.tree("{\"document\":\"old\",\"notes\":[]}");
+
+        List<AgUiEvent> asking = run(agent, RunFixtures.newThread(
+                RunFixtures.userAsks("Rewrite it", clientState.toString()), journal));
+
+        RunOutcome.Interrupted interrupted = assertInstanceOf(RunOutcome.Interrupted.class,
+                ((AgUiEvent.RunFinished) last(asking)).outcome());
+        Interrupt interrupt = interrupted.interrupts().get(0);
+        assertEquals("c1", interrupt.toolCallId());
+        assertFalse(RunFixtures.types(asking).contains("TOOL_CALL_RESULT"));
+        RunFixtures.RecordingJournal.Commit asked = journal.commits.get(0);
+        assertEquals("old", asked.state().get("document").asText(), "a proposal is never stored as the state");
+        assertEquals(List.of(interrupt), asked.interrupts().open());
+
+        model.answer(says("Applied."));
+        RunAgentInput approve = RunFixtures.input("""
+                {"threadId":"t","runId":"r2","messages":[],"state":{"document":"Proposal","notes":[]},
+                 "resume":[{"interruptId":"%s","status":"resolved","payload":{"approved":true}}]}"""
+                .formatted(interrupt.id()));
+        StateLayers stored = StateLayers.empty().absorb(asked.state());
+        RunStart second = new RunStart(approve, stored, asked.messages(), Map.of(), asked.interrupts(), journal);
+
+        List<AgUiEvent> approved = run(agent, second);
+
+        AgUiEvent.ToolCallResult result = (AgUiEvent.ToolCallResult) approved.stream()
+                .filter(e -> e instanceof AgUiEvent.ToolCallResult).findFirst().orElseThrow();
+        assertEquals("c1", result.toolCallId());
+        assertEquals("Proposal", journal.commits.get(1).state().get("document").asText());
+        assertEquals(List.of(), journal.commits.get(1).interrupts().open());
+    }
+
+    @Test
+    void aTwoPhaseAgentWritesTheStateThenSummarises() {
+        model.answer(says("{\"document\":\"New\",\"notes\":[]}")).answer(says("I rewrote it."));
+        RunAgentInput input = RunFixtures.userAsks("Rewrite", "{\"document\":\"Old\",\"notes\":[]}");
+
+        List<AgUiEvent> events = run(RunFixtures.writer().twoPhaseState().build(), RunFixtures.newThread(input, journal));
+
+        assertEquals("New", journal.commits.get(0).state().get("document").asText());
+        List<ChatMessage> summaryCall = model.requests.get(1).messages();
+        assertEquals(ChatRequests.SUMMARY_PROMPT, ((SystemMessage) summaryCall.get(summaryCall.size() - 1)).text());
+        assertEquals(List.of("I rewrote it."), events.stream().filter(e -> e instanceof AgUiEvent.TextMessageContent)
+                .map(e -> ((AgUiEvent.TextMessageContent) e).delta()).toList());
+    }
+
+    @Test
+    void aModelThatNeverStopsCallingToolsEndsWithMaxRoundsAndKeepsNothing() {
+        for (int i = 0; i < 3; i++) {
+            model.answer(new ModelEvent.ToolCallCompleted(0, "c" + i, "add_note", "{\"notes\":[\"again\"]}"),
+                    new ModelEvent.Completed(null));
+        }
+
+        List<AgUiEvent> events = run(RunFixtures.writer().build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Loop", "null"), journal));
+
+        assertEquals("max_rounds_exceeded", ((AgUiEvent.RunError) last(events)).code());
+        assertEquals(List.of(), journal.commits);
+    }
+
+    @Test
+    void aCommitThatFailsIsTheRunsError() {
+        model.answer(says("Hello!"));
+        journal.failure = new RunFailure("thread_conflict", "changed meanwhile");
+
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "null"), journal));
+
+        assertEquals("thread_conflict", ((AgUiEvent.RunError) last(events)).code());
+    }
+
+    @Test
+    void clientStateThatBreaksTheSchemaIsRejectedBeforeAnyEvent() {
+        RunRejected rejected = assertThrows(RunRejected.class, () -> runner.run(RunFixtures.writer().build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal)));
+
+        assertEquals("invalid_state", rejected.code());
+        assertTrue(model.requests.isEmpty());
+    }
+
+    /** A new kind of resumption needs a step in {@link AgentRunner}: this fails until the test learns it. */
+    @Test
+    void everyKindOfResumptionHasAStep() {
+        Set<String> kinds = Arrays.stream(Confirmations.Resumption.class.getPermittedSubclasses())
+                .map(Class::getSimpleName).collect(Collectors.toSet());
+
+        assertEquals(Set.of("NothingOpen", "Repeated", "Answered"), kinds);
+    }
+}

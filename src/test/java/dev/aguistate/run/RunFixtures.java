@@ -1,0 +1,97 @@
+package dev.aguistate.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.state.JsonType;
+import dev.aguistate.state.StateLayers;
+import dev.aguistate.state.StatePrompt;
+import dev.aguistate.state.StateSchema;
+import dev.aguistate.tools.BackendTool;
+import io.smallrye.mutiny.Uni;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Agents, requests and a recording journal for the plain unit tests of the run loop (no Quarkus). */
+final class RunFixtures {
+
+    static final StateSchema DOCUMENT = StateSchema.builder()
+            .key("document", "The document's text", JsonType.STRING)
+            .key("notes", "Notes, oldest first", JsonType.ARRAY)
+            .build();
+
+    private RunFixtures() {}
+
+    /**
+     * An agent whose {@code write_document} tool sets the document, predicted from its argument while it streams,
+     * and whose {@code add_note} appends notes.
+     */
+    static AgentDefinition.Builder writer() {
+        return AgentDefinition.builder("writer")
+                .instructions("Write what the user asks for.")
+                .state(DOCUMENT)
+                .tool(BackendTool.builder("write_document")
+                        .description("Replace the document")
+                        .stringParameter("document", "the new text", true)
+                        .outputToState("document", "document")
+                        .handler((args, context) -> args))
+                .tool(BackendTool.stateTool("add_note", "Add notes", AgUiJson.tree(
+                        "{\"type\":\"object\",\"properties\":{\"notes\":{\"type\":\"array\"}}}"),
+                        "Noted.", Map.of("notes", "notes")))
+                .predict("document", "write_document", "document");
+    }
+
+    /** A request as a client sends it, parsed by the server's own reader. */
+    static RunAgentInput input(String json) {
+        return RunAgentInputReader.read(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static RunAgentInput userAsks(String text, String stateJson) {
+        return input("""
+                {"threadId":"t","runId":"r","state":%s,
+                 "messages":[{"id":"u1","role":"user","content":"%s"}]}""".formatted(stateJson, text));
+    }
+
+    static RunStart newThread(RunAgentInput input, RecordingJournal journal) {
+        return new RunStart(input, StateLayers.empty(), List.of(), Map.of(), ThreadInterrupts.NONE, journal);
+    }
+
+    static RunSettings settings(Duration deltaInterval, int maxRounds) {
+        return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
+                new ContextWindow(0, null), Duration.ofDays(1), maxRounds);
+    }
+
+    /** The events as a client receives them: the server's own JSON. */
+    static List<JsonNode> json(List<AgUiEvent> events) {
+        return events.stream().map(e -> AgUiJson.tree(AgUiJson.write(e))).toList();
+    }
+
+    static List<String> types(List<AgUiEvent> events) {
+        return events.stream().map(e -> e.type().name()).toList();
+    }
+
+    /** A journal that keeps every commit, or fails them all with {@code failure}. */
+    static final class RecordingJournal implements RunJournal {
+
+        record Commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts) {}
+
+        final List<Commit> commits = new ArrayList<>();
+        RuntimeException failure;
+
+        @Override
+        public Uni<Void> commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts) {
+            if (failure != null) {
+                return Uni.createFrom().failure(failure);
+            }
+            commits.add(new Commit(state, messages, interrupts));
+            return Uni.createFrom().voidItem();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.aguistate.run;
+
+import dev.aguistate.llm.ModelDescription;
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.StreamingModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import io.smallrye.mutiny.Multi;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * A stub of the LLM at the run loop's port, for unit tests of the run loop: each call answers with the next
+ * queued list of model events and records the request. (The server's tests drive the real langchain4j adapter
+ * against an OpenAI-wire stub server instead.)
+ */
+final class StubStreamingModel implements StreamingModel {
+
+    final List<ChatRequest> requests = new ArrayList<>();
+    private final Deque<List<ModelEvent>> answers = new ArrayDeque<>();
+
+    StubStreamingModel answer(ModelEvent... events) {
+        answers.add(List.of(events));
+        return this;
+    }
+
+    @Override
+    public Multi<ModelEvent> stream(ChatRequest request) {
+        requests.add(request);
+        if (answers.isEmpty()) {
+            throw new AssertionError("the run made an LLM call nobody expected: " + request.messages());
+        }
+        return Multi.createFrom().iterable(answers.poll());
+    }
+
+    @Override
+    public ModelDescription description() {
+        return new ModelDescription("stub", "stub", "stub-model", null);
+    }
+}
