@@ -3,7 +3,7 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
-import dev.aguistate.testing.ScriptedDemo;
+import dev.aguistate.testing.ScriptedDemoProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.nio.file.Files;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * {@code .ci/run}), which turns the skip into a failure.
  */
 @QuarkusTest
-@TestProfile(ScriptedDemo.class)
+@TestProfile(ScriptedDemoProfile.class)
 class ClientConformanceTest {
 
     @Test

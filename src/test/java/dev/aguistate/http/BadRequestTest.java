@@ -9,8 +9,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every bad request is answered with a 4xx JSON body before any stream opens, and the server keeps serving. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class BadRequestTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class BadRequestTest extends StubbedLlmTestBase {
 
     private static final String JSON = "application/json";
     private static final String SSE = "text/event-stream";

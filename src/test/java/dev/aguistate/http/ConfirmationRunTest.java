@@ -13,8 +13,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TestAgents;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * forms: the canonical interrupt and resume, and the client's {@code confirm_changes} tool.
  */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class ConfirmationRunTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class ConfirmationRunTest extends StubbedLlmTestBase {
 
     private static final String AGENT = "/agui/confirming-notebook";
     private static final String BEFORE = "{\"page\":{\"title\":\"Old page\"},\"other\":1}";

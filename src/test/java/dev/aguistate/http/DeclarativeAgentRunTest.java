@@ -12,8 +12,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.HashMap;
@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 /** An agent declared in an agents file (agui.agents.file) is listed and runs with shared, predictive state. */
 @QuarkusTest
 @TestProfile(DeclarativeAgentRunTest.AgentsFromFile.class)
-class DeclarativeAgentRunTest extends StubbedLlmTest {
+class DeclarativeAgentRunTest extends StubbedLlmTestBase {
 
     /** The stubbed LLM, plus the agents of a test file; the default agent is one of them. */
-    public static class AgentsFromFile extends StubbedLlm {
+    public static class AgentsFromFile extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());

@@ -9,8 +9,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * away cancels the upstream request.
  */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class LlmFailureTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class LlmFailureTest extends StubbedLlmTestBase {
 
     private static final String SECRET = "sk-upstream-secret-detail";
 

@@ -10,8 +10,8 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.List;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /** Agents listing, health, metrics, OpenAPI and CORS: what operators and browser pages rely on. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class OperationsTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class OperationsTest extends StubbedLlmTestBase {
 
     @Test
     void agentsAreListedWithTheirToolsAndTheModel() {

@@ -11,8 +11,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and the result equals the authoritative STATE_SNAPSHOT that follows the tool.
  */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class PredictiveStateRunTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class PredictiveStateRunTest extends StubbedLlmTestBase {
 
     private static final String PAGE = """
             {"title":"Tomato soup \\"classic\\" \\u00e9t\\u00e9 \\ud83c\\udf45","servings":4,"vegan":true,"notes":null,

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 /** A run that lasts longer than agui.store.lock-ttl keeps its thread: the server renews the claim while it runs. */
 @QuarkusTest
 @TestProfile(RunClaimRenewalTest.ShortClaims.class)
-class RunClaimRenewalTest extends StubbedLlmTest {
+class RunClaimRenewalTest extends StubbedLlmTestBase {
 
     static final Duration LOCK_TTL = Duration.ofMillis(600);
 
-    public static class ShortClaims extends StubbedLlm {
+    public static class ShortClaims extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
@@ -45,7 +45,7 @@ class RunClaimRenewalTest extends StubbedLlmTest {
                     RunRequests.of(first.threadId(), "run-2").user("me too").json(),
                     "Content-Type", "application/json", "Accept", "text/event-stream");
 
-            assertEquals(409, second.statusCode(), "the running run's claim was renewed");
+            assertEquals(409, second.statusCode(), "the running run's claim was renewed: " + second.body());
         }
         stub.enqueue(StubResponse.stream().text("free again").build());
         SseClient.Stream after = client.run("/agui/notebook",

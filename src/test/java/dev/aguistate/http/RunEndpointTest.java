@@ -10,8 +10,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.ArrayList;
@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Golden event streams of the run loop, driven by the real langchain4j client against the OpenAI-wire stub. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class RunEndpointTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class RunEndpointTest extends StubbedLlmTestBase {
 
 
     @Test
@@ -292,10 +292,10 @@ class RunEndpointTest extends StubbedLlmTest {
         SseClient.Stream stream = client.run("/agui", request.json());
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
-        assertEquals(StubbedLlm.MAX_ROUNDS, stub.requests().size());
+        assertEquals(StubbedLlmProfile.MAX_ROUNDS, stub.requests().size());
         assertEquals("RUN_ERROR", stream.last().get("type").asText());
         assertEquals("max_rounds_exceeded", stream.last().get("code").asText());
-        assertEquals(StubbedLlm.MAX_ROUNDS, stream.ofType("TOOL_CALL_RESULT").size());
+        assertEquals(StubbedLlmProfile.MAX_ROUNDS, stream.ofType("TOOL_CALL_RESULT").size());
     }
 
     @Test
@@ -337,7 +337,7 @@ class RunEndpointTest extends StubbedLlmTest {
         List<String> contents = new ArrayList<>();
         sent.forEach(m -> contents.add(m.get("content").asText()));
         List<String> conversation = contents.subList(1, contents.size()); // after the agent's instructions
-        assertEquals(StubbedLlm.CONTEXT_MAX_MESSAGES, conversation.size());
+        assertEquals(StubbedLlmProfile.CONTEXT_MAX_MESSAGES, conversation.size());
         assertEquals("turn 0", conversation.get(0), "the first user message is kept");
         assertEquals("turn 11", conversation.get(1));
         assertEquals("turn 59", conversation.get(conversation.size() - 1));

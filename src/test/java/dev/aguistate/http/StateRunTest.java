@@ -9,8 +9,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /** Shared state through a run: baseline snapshot, state in the LLM's context, tools reading and writing state. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class StateRunTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class StateRunTest extends StubbedLlmTestBase {
 
 
     private RunRequests request(String state) {

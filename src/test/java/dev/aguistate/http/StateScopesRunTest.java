@@ -10,8 +10,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.UUID;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * server-owned stay the server's, temp: keys never leave a run.
  */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class StateScopesRunTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class StateScopesRunTest extends StubbedLlmTestBase {
 
     private SseClient.Stream setThenRun(String tool, String valueJson, RunRequests request) {
         stub.enqueue(StubResponse.stream().toolCall("c-" + UUID.randomUUID(), tool, "{\"value\":" + valueJson + "}").build());

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 /** With API keys configured, every thread belongs to a user; others get 401 or a 404 that reveals nothing. */
 @QuarkusTest
 @TestProfile(ThreadOwnershipTest.WithApiKeys.class)
-class ThreadOwnershipTest extends StubbedLlmTest {
+class ThreadOwnershipTest extends StubbedLlmTestBase {
 
-    public static class WithApiKeys extends StubbedLlm {
+    public static class WithApiKeys extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());

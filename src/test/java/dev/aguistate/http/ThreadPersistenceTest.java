@@ -10,8 +10,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
 import dev.aguistate.threads.ThreadMeta;
@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /** Threads survive the run: history and state are stored, a reloaded page is hydrated, one run at a time. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class ThreadPersistenceTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class ThreadPersistenceTest extends StubbedLlmTestBase {
 
     @Inject
     ThreadStore store;
@@ -81,7 +81,7 @@ class ThreadPersistenceTest extends StubbedLlmTest {
 
     @Test
     void messagesOlderThanTheMaxAgeStayStoredButNoLongerReachTheLlm() {
-        Instant longAgo = Instant.now().minus(Duration.parse(StubbedLlm.CONTEXT_MAX_AGE)).minus(Duration.ofHours(1));
+        Instant longAgo = Instant.now().minus(Duration.parse(StubbedLlmProfile.CONTEXT_MAX_AGE)).minus(Duration.ofHours(1));
         List<Message> history = List.of(new Message.User("old-u", "Plan a trip to Lisbon"),
                 new Message.Assistant("old-a", "Which dates?", null),
                 new Message.User("recent-u", "Next week"), new Message.Assistant("recent-a", "Booked.", null));

@@ -10,8 +10,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlm;
-import dev.aguistate.testing.StubbedLlmTest;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.util.List;
@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** Two-phase state: a structured-output call writes the new state (streamed as a prediction), then a summary. */
 @QuarkusTest
-@TestProfile(StubbedLlm.class)
-class TwoPhaseStateRunTest extends StubbedLlmTest {
+@TestProfile(StubbedLlmProfile.class)
+class TwoPhaseStateRunTest extends StubbedLlmTestBase {
 
     private static final String NEW_STATE = "{\"title\":\"Errands \\\"today\\\"\",\"notes\":[\"milk\",\"bread\"],\"pages\":2}";
 

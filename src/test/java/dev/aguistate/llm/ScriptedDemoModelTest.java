@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
-import dev.aguistate.testing.ScriptedDemo;
+import dev.aguistate.testing.ScriptedDemoProfile;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The server as a newcomer starts it: no LLM configured, the scripted demo model shows every feature. */
 @QuarkusTest
-@TestProfile(ScriptedDemo.class)
+@TestProfile(ScriptedDemoProfile.class)
 class ScriptedDemoModelTest {
 
     private final SseClient client = SseClient.forTestServer();

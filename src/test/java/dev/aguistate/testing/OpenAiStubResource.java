@@ -11,7 +11,7 @@ public class OpenAiStubResource implements QuarkusTestResourceLifecycleManager {
     /** The stub the running application talks to. */
     public static OpenAiStub stub() {
         if (stub == null) {
-            throw new IllegalStateException("the OpenAI stub runs only under the StubbedLlm test profile");
+            throw new IllegalStateException("the OpenAI stub runs only under the StubbedLlmProfile test profile");
         }
         return stub;
     }

@@ -4,7 +4,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 
 /** The server as a newcomer starts it: no LLM configured, so the scripted demo model answers (paced as in production). */
-public class ScriptedDemo implements QuarkusTestProfile {
+public class ScriptedDemoProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {

@@ -7,10 +7,10 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * Base of the tests that run the server against the {@link OpenAiStub} (annotate the subclass with
- * {@code @QuarkusTest @TestProfile(StubbedLlm.class)}): a client for the test port and a stub with no
+ * {@code @QuarkusTest @TestProfile(StubbedLlmProfile.class)}): a client for the test port and a stub with no
  * leftovers from the previous test.
  */
-public abstract class StubbedLlmTest {
+public abstract class StubbedLlmTestBase {
 
     protected final SseClient client = SseClient.forTestServer();
     protected OpenAiStub stub;

@@ -8,7 +8,7 @@ import java.util.Map;
  * The server with its real langchain4j adapter pointed at an {@link OpenAiStub}; short timeouts so that the
  * keep-alive, idle-timeout and round-limit paths are reachable in a test.
  */
-public class StubbedLlm implements QuarkusTestProfile {
+public class StubbedLlmProfile implements QuarkusTestProfile {
 
     public static final int MAX_ROUNDS = 3;
     public static final int CONTEXT_MAX_MESSAGES = 50;
