@@ -17,6 +17,26 @@ public record ErrorBody(int status, String code, String message) {
         return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
     }
 
+    /**
+     * The error for a bare HTTP status that the frameworks produce (no such path, a method the path does not take,
+     * a request they refuse), with a code a client can match like ours.
+     */
+    static ErrorBody ofStatus(int status) {
+        return ofStatus(status, "the request was refused (HTTP " + status + ")");
+    }
+
+    static ErrorBody ofStatus(int status, String message) {
+        String code = switch (status) {
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 406 -> "not_acceptable";
+            case 413 -> "request_too_large";
+            case 415 -> "unsupported_media_type";
+            default -> status >= 500 ? "internal_error" : "bad_request";
+        };
+        return new ErrorBody(status, code, message);
+    }
+
     /** The same error as a JAX-RS response, for the resources. */
     Response toResponse() {
         return Response.status(status).type(CONTENT_TYPE).entity(AgUiJson.write(this)).build();

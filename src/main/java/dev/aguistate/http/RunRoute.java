@@ -15,6 +15,7 @@ import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -57,6 +58,9 @@ public class RunRoute {
     void register(@Observes Router router) {
         router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent())));
         router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent"))));
+        // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
+        router.route("/agui").last().handler(HttpErrors.allowOnly(HttpMethod.POST));
+        router.route("/agui/:agent").last().handler(HttpErrors.allowOnly(HttpMethod.POST));
     }
 
     private void accept(RoutingContext ctx, Optional<AgentDefinition> agent) {
@@ -125,9 +129,7 @@ public class RunRoute {
     private void readBody(RoutingContext ctx, java.util.function.Consumer<Buffer> onBody) {
         HttpServerRequest request = ctx.request();
         int limit = config.maxRequestBytes();
-        String length = request.getHeader("Content-Length");
-        if (length != null && length.chars().allMatch(Character::isDigit) && !length.isEmpty()
-                && Long.parseLong(length) > limit) {
+        if (HttpErrors.announcesMoreThan(request.getHeader("Content-Length"), limit)) {
             tooLarge(ctx, limit);
             return;
         }
@@ -146,7 +148,11 @@ public class RunRoute {
         });
         request.endHandler(v -> {
             if (!rejected[0]) {
-                onBody.accept(body);
+                try {
+                    onBody.accept(body);
+                } catch (RuntimeException e) {
+                    ctx.fail(e); // a bug, answered with a 500 by HttpErrors rather than a request left hanging
+                }
             }
         });
         request.exceptionHandler(e -> rejected[0] = true);

@@ -54,11 +54,14 @@ public class ThreadsResource {
     @GET
     @Operation(summary = "The caller's threads, most recently updated first, without messages")
     public Uni<Response> list(@HeaderParam("Authorization") String authorization,
-                              @QueryParam("offset") @DefaultValue("0") int offset,
-                              @QueryParam("limit") @DefaultValue("20") int limit) {
+                              @QueryParam("offset") @DefaultValue("0") String offsetParam,
+                              @QueryParam("limit") @DefaultValue("20") String limitParam) {
+        // Read here, not by JAX-RS, which answers a parameter that is not a number with an empty 404.
+        int offset = wholeNumber(offsetParam);
+        int limit = wholeNumber(limitParam);
         if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
             return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
-                    "offset must be >= 0 and limit between 1 and " + MAX_PAGE).toResponse());
+                    "offset must be a whole number >= 0 and limit one between 1 and " + MAX_PAGE).toResponse());
         }
         return asUser(authorization, user -> store.list(user, offset, limit)
                 .onItem().transform(threads -> json(new ThreadList(threads, offset, limit))));
@@ -80,6 +83,15 @@ public class ThreadsResource {
         return asUser(authorization, user -> access.delete(id, user).onItem().transform(deleted -> deleted
                 ? Response.noContent().build()
                 : ErrorBody.threadNotFound(id).toResponse()));
+    }
+
+    /** The parameter's value, or -1 when it is not a whole number. */
+    private static int wholeNumber(String parameter) {
+        try {
+            return Integer.parseInt(parameter);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private Uni<Response> asUser(String authorization, Function<String, Uni<Response>> action) {

@@ -1,16 +1,25 @@
 package dev.aguistate.protocol;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns request bytes into a validated {@link RunAgentInput}, or an {@link InvalidRunInput} whose message
@@ -18,27 +27,14 @@ import java.util.Set;
  */
 public final class RunAgentInputReader {
 
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
+    /** Jackson names the Java setting behind a limit ("..., from `StreamReadConstraints.getMaxNestingDepth()`"). */
+    private static final Pattern API_REFERENCE = Pattern.compile(", from `[^`]*`");
+
     private RunAgentInputReader() {}
 
     public static RunAgentInput read(byte[] body) {
-        // Two steps, so that "not JSON at all" (including trailing garbage) and "JSON of the wrong shape"
-        // are told apart reliably.
-        JsonNode tree;
-        try {
-            tree = AgUiJson.mapper().readTree(body);
-        } catch (MismatchedInputException e) {
-            // readTree only reports a mismatch for content after the document (FAIL_ON_TRAILING_TOKENS)
-            throw InvalidRunInput.malformedJson("malformed JSON: unexpected content after the JSON object at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
-        } catch (JsonProcessingException e) {
-            throw InvalidRunInput.malformedJson("malformed JSON at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw InvalidRunInput.malformedJson("unreadable request body");
-        }
-        if (tree == null || tree.isMissingNode()) {
-            throw InvalidRunInput.malformedJson("the request body is empty");
-        }
+        JsonNode tree = parse(decodeUtf8(body));
         if (!tree.isObject()) {
             throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput), not "
                     + tree.getNodeType().name().toLowerCase(Locale.ROOT));
@@ -64,6 +60,53 @@ public final class RunAgentInputReader {
     }
 
     /**
+     * Strict UTF-8 (RFC 3629): an overlong form ({@code C0 AF} for {@code /}), an encoded surrogate or a truncated
+     * sequence is malformed, not read as some character; Jackson's own decoder is lenient about those. A leading
+     * byte order mark is ignored, as RFC 8259 allows.
+     */
+    private static String decodeUtf8(byte[] body) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(body);
+        CharBuffer out = CharBuffer.allocate(body.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw InvalidRunInput.malformedJson("the request body is not valid UTF-8 (at byte " + in.position() + ")");
+        }
+        out.flip();
+        if (out.hasRemaining() && out.get(0) == BYTE_ORDER_MARK) {
+            out.position(1);
+        }
+        return out.toString();
+    }
+
+    /**
+     * Two steps, so that "not JSON at all" and "JSON of the wrong shape" are told apart reliably: the scan reports
+     * syntax, limits and values that cannot be kept; the tree is then built from text known to be good.
+     */
+    private static JsonNode parse(String json) {
+        try {
+            JsonInputScan.check(json);
+            return AgUiJson.mapper().readTree(json);
+        } catch (StreamConstraintsException e) {
+            // e.g. nesting deeper than 1000, a number of more than 1000 digits, a member name over 50,000 characters
+            throw InvalidRunInput.malformedJson("the JSON exceeds a limit of this server: "
+                    + API_REFERENCE.matcher(e.getOriginalMessage()).replaceAll(""));
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw InvalidRunInput.malformedJson("malformed JSON"
+                    + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr())
+                    + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw InvalidRunInput.malformedJson("unreadable request body");
+        }
+    }
+
+    /**
      * {@code "metadata": null} means "no metadata" to lenient producers, but the official client rejects it, and
      * stored messages go back to clients (MESSAGES_SNAPSHOT, the thread API): so it is dropped on the way in.
      */
@@ -86,8 +129,11 @@ public final class RunAgentInputReader {
     }
 
     private static void validate(RunAgentInput input) {
-        require(input.threadId(), "threadId");
-        require(input.runId(), "runId");
+        requireId(input.threadId(), "threadId");
+        requireId(input.runId(), "runId");
+        if (input.parentRunId() != null) {
+            requireId(input.parentRunId(), "parentRunId");
+        }
         if (input.messages() == null) {
             throw InvalidRunInput.invalid("messages is required (an array, possibly empty)");
         }
@@ -99,12 +145,12 @@ public final class RunAgentInputReader {
             if (m == null) {
                 throw InvalidRunInput.invalid(at + " must be a message object");
             }
-            require(m.id(), at + ".id");
+            requireId(m.id(), at + ".id");
             if (!ids.add(m.id())) {
                 throw InvalidRunInput.invalid(at + ".id '" + m.id() + "' is used by an earlier message");
             }
             if (m instanceof Message.Tool t) {
-                require(t.toolCallId(), at + ".toolCallId");
+                requireId(t.toolCallId(), at + ".toolCallId");
                 requirePresent(t.content(), at + ".content");
             } else if (m instanceof Message.User u) {
                 requirePresent(u.content(), at + ".content");
@@ -118,14 +164,22 @@ public final class RunAgentInputReader {
         }
         for (int i = 0; i < input.tools().size(); i++) {
             Tool tool = input.tools().get(i);
-            require(tool == null ? null : tool.name(), "tools[" + i + "].name");
+            requireId(tool == null ? null : tool.name(), "tools[" + i + "].name");
             if (tool.parameters() != null && !tool.parameters().isObject() && !tool.parameters().isNull()) {
                 throw InvalidRunInput.invalid("tools[" + i + "].parameters must be a JSON Schema object");
             }
         }
+        for (int i = 0; i < input.context().size(); i++) {
+            Context context = input.context().get(i);
+            if (context == null) {
+                throw InvalidRunInput.invalid("context[" + i + "] must be an object with a description and a value");
+            }
+            requirePresent(context.description(), "context[" + i + "].description");
+            requirePresent(context.value(), "context[" + i + "].value");
+        }
         for (int i = 0; i < input.resume().size(); i++) {
             ResumeEntry entry = input.resume().get(i);
-            require(entry == null ? null : entry.interruptId(), "resume[" + i + "].interruptId");
+            requireId(entry == null ? null : entry.interruptId(), "resume[" + i + "].interruptId");
             if (!"resolved".equals(entry.status()) && !"cancelled".equals(entry.status())) {
                 throw InvalidRunInput.invalid("resume[" + i + "].status must be 'resolved' or 'cancelled'");
             }
@@ -139,18 +193,18 @@ public final class RunAgentInputReader {
         for (int j = 0; j < toolCalls.size(); j++) {
             ToolCall call = toolCalls.get(j);
             String callAt = at + ".toolCalls[" + j + "]";
-            require(call == null ? null : call.id(), callAt + ".id");
+            requireId(call == null ? null : call.id(), callAt + ".id");
             if (call.function() == null) {
                 throw InvalidRunInput.invalid(callAt + ".function is required");
             }
-            require(call.function().name(), callAt + ".function.name");
+            requireId(call.function().name(), callAt + ".function.name");
         }
     }
 
-    private static void require(String value, String field) {
-        if (value == null || value.isBlank()) {
-            throw InvalidRunInput.invalid(field + " is required (a non-empty string)");
-        }
+    private static void requireId(String value, String field) {
+        IdRules.violation(value).ifPresent(violation -> {
+            throw InvalidRunInput.invalid(field + " " + violation);
+        });
     }
 
     private static void requirePresent(Object value, String field) {

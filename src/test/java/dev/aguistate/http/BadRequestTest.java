@@ -14,7 +14,9 @@ import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,7 +63,39 @@ class BadRequestTest extends StubbedLlmTestBase {
                 Arguments.of("Accept rejects event streams by q=0", "/agui", valid, JSON,
                         "text/event-stream;q=0, application/json", 406, "not_acceptable", "text/event-stream"),
                 Arguments.of("body over 1 MiB", "/agui", "{\"pad\":\"" + "x".repeat(1_100_000) + "\"}", JSON, SSE, 413,
-                        "request_too_large", "1048576"));
+                        "request_too_large", "1048576"),
+                Arguments.of("nesting deeper than 1000", "/agui", withState("[".repeat(1001) + "]".repeat(1001)), JSON,
+                        SSE, 400, "malformed_json", "limit"),
+                Arguments.of("number of more than 1000 digits", "/agui", withState("9".repeat(1001)), JSON, SSE, 400,
+                        "malformed_json", "limit"),
+                Arguments.of("member name over 50,000 characters", "/agui",
+                        withState("{\"" + "k".repeat(50_001) + "\":1}"), JSON, SSE, 400, "malformed_json", "limit"),
+                Arguments.of("duplicate member names", "/agui", withState("{\"a\":1,\"a\":2}"), JSON, SSE, 400,
+                        "malformed_json", "Duplicate"),
+                Arguments.of("NaN", "/agui", withState("NaN"), JSON, SSE, 400, "malformed_json", "NaN"),
+                Arguments.of("a number a double cannot hold", "/agui", withState("1e400"), JSON, SSE, 422,
+                        "invalid_run_input", "state.value"),
+                Arguments.of("a number that would become 0", "/agui", withState("1e-400"), JSON, SSE, 422,
+                        "invalid_run_input", "state.value"),
+                Arguments.of("a lone surrogate", "/agui", withState("\"\\ud800\""), JSON, SSE, 422,
+                        "invalid_run_input", "lone surrogate"),
+                Arguments.of("a null context entry", "/agui",
+                        "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[],\"context\":[null]}", JSON, SSE, 422,
+                        "invalid_run_input", "context[0]"),
+                Arguments.of("a threadId that forges a log line", "/agui",
+                        "{\"threadId\":\"t\\n13:00:00.000 ERROR [forged]\",\"runId\":\"r\",\"messages\":[]}", JSON,
+                        SSE, 422, "invalid_run_input", "threadId"),
+                Arguments.of("a threadId longer than a store key may be", "/agui",
+                        "{\"threadId\":\"" + "t".repeat(3000) + "\",\"runId\":\"r\",\"messages\":[]}", JSON, SSE, 422,
+                        "invalid_run_input", "threadId"),
+                Arguments.of("a threadId with NUL", "/agui",
+                        "{\"threadId\":\"t\\u0000\",\"runId\":\"r\",\"messages\":[]}", JSON, SSE, 422,
+                        "invalid_run_input", "threadId"));
+    }
+
+    /** A valid request whose state holds {@code value} (JSON text) under "value". */
+    private static String withState(String value) {
+        return "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[],\"state\":{\"value\":" + value + "}}";
     }
 
     @ParameterizedTest(name = "{0}")
@@ -69,7 +103,25 @@ class BadRequestTest extends StubbedLlmTestBase {
     void rejectedBeforeTheStreamWithAJsonError(String name, String path, String body, String contentType,
                                                 String accept, int status, String code, String mentions) {
         HttpResponse<String> response = client.post(path, body, "Content-Type", contentType, "Accept", accept);
+        assertJsonError(response, status, code, mentions);
+    }
 
+    @Test
+    void overlongUtf8IsMalformedJsonNotASlash() {
+        byte[] head = "{\"threadId\":\"t".getBytes(StandardCharsets.UTF_8);
+        byte[] tail = "x\",\"runId\":\"r\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[head.length + 2 + tail.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        body[head.length] = (byte) 0xc0;
+        body[head.length + 1] = (byte) 0xaf;
+        System.arraycopy(tail, 0, body, head.length + 2, tail.length);
+
+        HttpResponse<String> response = client.post("/agui", body, "Content-Type", JSON, "Accept", SSE);
+        assertJsonError(response, 400, "malformed_json", "UTF-8");
+    }
+
+    /** The error is JSON with the expected status and code, shows no internals, and the server goes on serving. */
+    private void assertJsonError(HttpResponse<String> response, int status, String code, String mentions) {
         assertEquals(status, response.statusCode(), response.body());
         assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"));
         JsonNode error = RunRequests.parse(response.body());

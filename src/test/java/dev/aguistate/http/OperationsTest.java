@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -32,6 +33,8 @@ class OperationsTest extends StubbedLlmTestBase {
                 .body("agents.find { it.name == 'recipe' }.confirmedTools", equalTo(List.of()))
                 .body("model.kind", equalTo("openai-compatible"))
                 .body("model.model", equalTo("gpt-test"))
+                .body("model", not(hasKey("baseUrl")))
+                .body(not(containsString(stub.baseUrl())))
                 .body(not(containsString("test-key")));
     }
 

@@ -1,6 +1,11 @@
 package dev.aguistate.http;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.RunRequests;
@@ -43,6 +48,8 @@ class ThreadOwnershipTest extends StubbedLlmTestBase {
         assertEquals(401, run("wrong-key", RunRequests.fresh().user("hi")).statusCode());
         given().get("/threads").then().statusCode(401);
         given().header("Authorization", "Bearer wrong").get("/threads").then().statusCode(401);
+        given().get("/agui/agents").then().statusCode(401).body("code", equalTo("unauthorized"));
+        given().header("Authorization", "Bearer wrong").get("/agui/agents").then().statusCode(401);
         assertEquals(0, stub.requests().size(), "nothing reached the LLM");
     }
 
@@ -65,5 +72,15 @@ class ThreadOwnershipTest extends StubbedLlmTestBase {
         given().header("Authorization", "Bearer alice-key").get(path).then().statusCode(200);
         assertEquals(200, run("alice-key", RunRequests.of(alices.threadId(), "alice-2").user("again")).statusCode());
         given().header("Authorization", "Bearer alice-key").delete(path).then().statusCode(204);
+    }
+
+    @Test
+    void aUserWithAKeySeesTheAgentsButNotWhereTheModelIs() {
+        given().header("Authorization", "Bearer bob-key").get("/agui/agents").then().statusCode(200)
+                .body("agents.name", hasItem("chat"))
+                .body("model.kind", equalTo("openai-compatible"))
+                .body("model.model", equalTo("gpt-test"))
+                .body("model", not(hasKey("baseUrl")))
+                .body(not(containsString(stub.baseUrl())));
     }
 }

@@ -482,4 +482,198 @@ class RunAgentInputReaderTest {
         assertFalse(AgUiJson.write(input.tools()).contains("null"));
         assertEquals("{\"kept\":{\"metadata\":null}}", AgUiJson.write(input.state()), "state is free JSON: untouched");
     }
+
+    // ------------------------------------------------------------------ parser limits and strict decoding
+
+    /** Over Jackson's read limits: a 400 naming the limit, not an exception without a location (it hung the route). */
+    @ParameterizedTest
+    @ValueSource(strings = {"nesting", "number", "name"})
+    void jsonOverTheParserLimitsIsMalformedJsonNamingTheLimit(String limit) {
+        String body = switch (limit) {
+            case "nesting" -> body("[]", "\"state\":{\"a\":" + "[".repeat(1001) + "]".repeat(1001) + "}");
+            case "number" -> body("[]", "\"state\":{\"a\":" + "9".repeat(1001) + "}");
+            default -> body("[]", "\"state\":{\"" + "k".repeat(50_001) + "\":1}");
+        };
+        assertRejected(body, true, "limit", "exceeds");
+    }
+
+    @Test
+    void overlongUtf8IsMalformedNotASlash() {
+        byte[] body = bytes("{\"threadId\":\"t", new byte[] {(byte) 0xc0, (byte) 0xaf}, "x\",\"runId\":\"r\",\"messages\":[]}");
+        InvalidRunInput e = assertThrows(InvalidRunInput.class, () -> RunAgentInputReader.read(body));
+        assertTrue(e.malformedJson(), e.getMessage());
+        assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"eda080", "f4908080", "e282", "ff"})
+    void encodedSurrogatesOutOfRangeTruncatedAndInvalidBytesAreMalformed(String hex) {
+        byte[] bad = java.util.HexFormat.of().parseHex(hex);
+        byte[] body = bytes("{\"threadId\":\"t1\",\"runId\":\"r1\",\"messages\":[],\"state\":{\"a\":\"", bad, "\"}}");
+        InvalidRunInput e = assertThrows(InvalidRunInput.class, () -> RunAgentInputReader.read(body));
+        assertTrue(e.malformedJson(), e.getMessage());
+    }
+
+    @Test
+    void aLeadingByteOrderMarkIsIgnored() {
+        byte[] body = bytes("", new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, body("[]", ""));
+        assertEquals("t1", RunAgentInputReader.read(body).threadId());
+    }
+
+    @Test
+    void fourByteUtf8IsRead() {
+        assertEquals("\uD83D\uDE00", read(body("[]", "\"state\":{\"a\":\"😀\"}")).state().get("a").asText());
+    }
+
+    // ------------------------------------------------------------------ values the stores could not keep
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"\\ud800\"", "\"a\\udc00b\"", "\"\\ude00\\ud83d\""})
+    void loneSurrogatesInStringsAreRefusedNamingThePath(String value) {
+        assertRejected(body("[]", "\"state\":{\"notes\":[\"ok\"," + value + "]}"), false, "state.notes[1]",
+                "lone surrogate");
+    }
+
+    @Test
+    void aLoneSurrogateInAMemberNameIsRefused() {
+        assertRejected(body("[]", "\"state\":{\"a\":{\"x\\ud800\":1}}"), false, "state.a.x", "member name");
+    }
+
+    @Test
+    void loneSurrogatesInMessageContentAreRefused() {
+        assertRejected(body("""
+                [{"id":"m1","role":"user","content":"hi \\udfff"}]""", ""), false, "messages[0].content");
+    }
+
+    @Test
+    void surrogatePairsAsEscapesAreKept() {
+        assertEquals("\uD83D\uDE00", read(body("[]", "\"state\":{\"a\":\"\\ud83d\\ude00\"}")).state().get("a").asText());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e400", "-1e400", "1e-400", "-2.5e-324", "3.14159265358979323846",
+        "0.10000000000000000001", "1e99999999999", "1.5e-320000", "9007199254740993.0"})
+    void numbersADoubleCannotReproduceAreRefusedNamingThePath(String number) {
+        assertRejected(body("[]", "\"state\":{\"n\":[0," + number + "]}"), false, "state.n[1]", "number");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.1", "0.30000000000000004", "1e2", "1E+2", "-0.0", "0e99999999999", "5e-324",
+        "4.9406564584124654e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "123456.789e-3",
+        "0.1000000000000000055511151231257827021181583404541015625", "2.82879384806159008E17"})
+    void numbersADoubleReproducesAreKeptAsThatDouble(String number) {
+        JsonNode kept = read(body("[]", "\"state\":{\"n\":" + number + "}")).state().get("n");
+        assertTrue(kept.isDouble(), kept.getNodeType().toString());
+        assertEquals(Double.doubleToRawLongBits(Double.parseDouble(number)), Double.doubleToRawLongBits(kept.doubleValue()),
+                number);
+        assertEquals(kept, AgUiJson.tree(AgUiJson.write(kept)), "the stores' JSON round trip keeps it");
+    }
+
+    @Test
+    void integersAreKeptExactlyAtAnySize() {
+        String big = "123456789012345678901234567890123456789";
+        JsonNode state = read(body("[]", "\"state\":{\"big\":" + big + ",\"long\":9007199254740993}")).state();
+        assertEquals(new java.math.BigInteger(big), state.get("big").bigIntegerValue());
+        assertEquals(9007199254740993L, state.get("long").longValue());
+        assertEquals("{\"big\":" + big + ",\"long\":9007199254740993}", AgUiJson.write(state));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"NaN", "Infinity", "-Infinity", "+1", "01", ".5", "1.", "0x10"})
+    void nonJsonNumberLiteralsAreMalformed(String literal) {
+        assertRejected(body("[]", "\"state\":{\"n\":" + literal + "}"), true);
+    }
+
+    @Test
+    void duplicateMemberNamesAreMalformedAtAnyDepth() {
+        assertRejected(body("[]", "\"state\":{\"a\":{\"x\":1,\"x\":2}}"), true, "x");
+        assertRejected("{\"threadId\":\"t1\",\"threadId\":\"t2\",\"runId\":\"r1\",\"messages\":[]}", true, "threadId");
+    }
+
+    @Test
+    void trailingContentAfterTheValueIsMalformed() {
+        assertRejected(body("[]", "") + "]", true);
+        assertRejected(body("[]", "") + "x", true);
+        assertRejected("\"x\" \"y\"", true);
+    }
+
+    @Test
+    void whitespaceOnlyIsAnEmptyBody() {
+        assertRejected(" \n\t ", true, "empty");
+    }
+
+    // ------------------------------------------------------------------ id rules
+
+    @ParameterizedTest
+    @ValueSource(strings = {"t\n13:00:00.000 ERROR forged", "t\r", "\u001b[31mred", "t\u0000", "t\u007f", "t\u0085",
+        "t\u2028x", "t\tx"})
+    void idsWithControlCharactersAreRefusedNamingTheField(String threadId) {
+        String json = "{\"threadId\":" + quote(threadId) + ",\"runId\":\"r1\",\"messages\":[]}";
+        InvalidRunInput e = assertRejected(json, false, "threadId", "control character", "U+");
+        assertEquals(-1, ControlCharacters.indexOfControl(e.getMessage()), "the message itself is printable");
+    }
+
+    @Test
+    void everyIdAndToolNameFollowsTheRules() {
+        String bad = quote("x\ny");
+        assertRejected("{\"threadId\":\"t\",\"runId\":" + bad + ",\"messages\":[]}", false, "runId");
+        assertRejected(body("[]", "\"parentRunId\":" + bad), false, "parentRunId");
+        assertRejected(body("[{\"id\":" + bad + ",\"role\":\"user\",\"content\":\"hi\"}]", ""), false, "messages[0].id");
+        assertRejected(body("[{\"id\":\"t1\",\"role\":\"tool\",\"content\":\"x\",\"toolCallId\":" + bad + "}]", ""), false,
+                "messages[0].toolCallId");
+        assertRejected(body("[{\"id\":\"a\",\"role\":\"assistant\",\"toolCalls\":[{\"id\":" + bad
+                + ",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]", ""), false, "messages[0].toolCalls[0].id");
+        assertRejected(body("[{\"id\":\"a\",\"role\":\"assistant\",\"toolCalls\":[{\"id\":\"c\",\"function\":{\"name\":"
+                + bad + ",\"arguments\":\"{}\"}}]}]", ""), false, "messages[0].toolCalls[0].function.name");
+        assertRejected(body("[]", "\"tools\":[{\"name\":" + bad + "}]"), false, "tools[0].name");
+        assertRejected(body("[]", "\"resume\":[{\"interruptId\":" + bad + ",\"status\":\"resolved\"}]"), false,
+                "resume[0].interruptId");
+    }
+
+    @Test
+    void idsAreAtMost256Characters() {
+        String longest = "t".repeat(IdRules.MAX_LENGTH);
+        assertEquals(longest, read("{\"threadId\":\"" + longest + "\",\"runId\":\"r\",\"messages\":[]}").threadId());
+        String astral = "😀".repeat(IdRules.MAX_LENGTH);
+        assertEquals(astral, read("{\"threadId\":\"" + astral + "\",\"runId\":\"r\",\"messages\":[]}").threadId(),
+                "characters, not UTF-16 units");
+        assertRejected("{\"threadId\":\"" + longest + "x\",\"runId\":\"r\",\"messages\":[]}", false, "threadId", "256");
+    }
+
+    @Test
+    void idsMayHoldAnyPrintableText() {
+        String id = "thread: ünïcödé / 東京 / emoji 😀 / quotes \" and \\ backslash";
+        assertEquals(id, read("{\"threadId\":" + quote(id) + ",\"runId\":\"r\",\"messages\":[]}").threadId());
+    }
+
+    // ------------------------------------------------------------------ context
+
+    @Test
+    void aNullContextEntryIsInvalidRunInput() {
+        assertRejected(body("[]", "\"context\":[null]"), false, "context[0]");
+    }
+
+    @Test
+    void aContextEntryNeedsDescriptionAndValue() {
+        assertRejected(body("[]", "\"context\":[{\"description\":\"d\"}]"), false, "context[0].value");
+        assertRejected(body("[]", "\"context\":[{\"value\":\"v\"}]"), false, "context[0].description");
+    }
+
+    private static byte[] bytes(String before, byte[] middle, String after) {
+        byte[] head = before.getBytes(StandardCharsets.UTF_8);
+        byte[] tail = after.getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[head.length + middle.length + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(middle, 0, all, head.length, middle.length);
+        System.arraycopy(tail, 0, all, head.length + middle.length, tail.length);
+        return all;
+    }
+
+    private static String quote(String text) {
+        try {
+            return PLAIN.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
 }

@@ -79,9 +79,14 @@ public final class SseClient {
     }
 
     public HttpResponse<String> post(String path, String body, String... headers) {
+        return post(path, body.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    /** A POST of exactly these bytes, e.g. a body that is not valid UTF-8. */
+    public HttpResponse<String> post(String path, byte[] body, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(body));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (headers.length > 0) {
             request.headers(headers);
         }

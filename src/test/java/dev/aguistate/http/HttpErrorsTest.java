@@ -1,0 +1,143 @@
+package dev.aguistate.http;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StubbedLlmTestBase;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What the HTTP layer answers by itself: every error is JSON {@code {"status","code","message"}}, never an HTML page
+ * or an empty body, and no path a client makes up becomes a metrics tag.
+ */
+@QuarkusTest
+@TestProfile(StubbedLlmProfile.class)
+class HttpErrorsTest extends StubbedLlmTestBase {
+
+    static Stream<Arguments> wrongMethods() {
+        return Stream.of(
+                Arguments.of("GET", "/agui", "POST"),
+                Arguments.of("GET", "/agui/chat", "POST"),
+                Arguments.of("PUT", "/agui/recipe", "POST"),
+                Arguments.of("DELETE", "/agui/agents", "GET"),
+                Arguments.of("POST", "/threads/" + UUID.randomUUID(), "DELETE"),
+                Arguments.of("PUT", "/threads", "GET"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("wrongMethods")
+    void aMethodThePathDoesNotTakeIsA405NamingTheOnesItDoes(String method, String path, String allowed) {
+        Response response = given().request(method, path);
+
+        JsonNode error = assertJsonError(response, 405, "method_not_allowed");
+        String allow = response.header("Allow");
+        assertTrue(allow != null && allow.contains(allowed), "Allow: " + allow);
+        assertTrue(error.get("message").asText().contains(allowed), error.toString());
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"/threads/a/b", "/agui/chat/more", "/nothing-here",
+        "/q/nothing-here"})
+    void anUnknownPathIsAJson404(String path) {
+        assertJsonError(given().get(path), 404, "not_found");
+        assertJsonError(given().contentType("application/json").body("{}").post(path), 404, "not_found");
+    }
+
+    @Test
+    void aPageParameterThatIsNotANumberIsA400() {
+        assertJsonError(given().get("/threads?offset=abc"), 400, "invalid_page");
+        assertJsonError(given().get("/threads?limit=1e3"), 400, "invalid_page");
+        given().get("/threads?offset=0&limit=5").then().statusCode(200);
+    }
+
+    @Test
+    void whatAResourceCannotAnswerInIsAJson406() {
+        assertJsonError(given().accept("text/plain").get("/threads"), 406, "not_acceptable");
+    }
+
+    @Test
+    void aBodyOverQuarkusLimitIsAJson413WithoutBeingRead() throws IOException {
+        // Announced, never sent: the answer must come from the headers alone, and the connection must then close.
+        try (Socket socket = new Socket("localhost", SseClient.testPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /agui HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Accept: text/event-stream\r\nContent-Length: 20000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String response = readToEnd(socket.getInputStream());
+
+            assertTrue(response.startsWith("HTTP/1.1 413"), response);
+            String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+            JsonNode error = RunRequests.parse(body);
+            assertEquals(413, error.get("status").asInt());
+            assertEquals("request_too_large", error.get("code").asText());
+            assertTrue(error.get("message").asText().contains("quarkus.http.limits.max-body-size"), body);
+        }
+    }
+
+    @Test
+    void aFailureNobodyAnsweredIsAJson500WithoutInternals() {
+        for (String path : new String[] {"/test-failures/resource", FailingEndpoints.ROUTE}) {
+            // A browser's Accept: frameworks answer it with an HTML error page.
+            Response response = given().accept("text/html,*/*;q=0.8").get(path);
+            assertJsonError(response, 500, "internal_error");
+            assertFalse(response.asString().contains(FailingEndpoints.SECRET), response.asString());
+            assertFalse(response.asString().contains("IllegalStateException"), response.asString());
+        }
+    }
+
+    @Test
+    void pathsClientsMakeUpNeverBecomeMetricTags() {
+        String id = UUID.randomUUID().toString();
+        given().post("/threads/" + id + "-post");
+        given().get("/threads/" + id + "-get");
+        given().delete("/threads/" + id + "-delete");
+        given().get("/agui/" + id + "-agent");
+        given().contentType("application/json").body("{}").post("/agui/" + id + "-unknown-agent");
+        given().get("/threads/" + id + "/deeper");
+        given().get("/" + id + "-nowhere");
+        given().get("/threads?offset=" + id);
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.contains("uri=\"/threads/{threadId}\""), "thread requests are tagged by their route");
+        assertFalse(metrics.contains(id), "a client's path became a tag:\n" + metricLines(metrics, id));
+    }
+
+    private static JsonNode assertJsonError(Response response, int status, String code) {
+        assertEquals(status, response.statusCode(), response.asString());
+        assertTrue(String.valueOf(response.contentType()).startsWith("application/json"),
+                "content type " + response.contentType() + ": " + response.asString());
+        JsonNode error = RunRequests.parse(response.asString());
+        assertEquals(status, error.get("status").asInt());
+        assertEquals(code, error.get("code").asText());
+        assertFalse(error.get("message").asText().isBlank());
+        return error;
+    }
+
+    private static String readToEnd(InputStream in) throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static String metricLines(String metrics, String id) {
+        return metrics.lines().filter(line -> line.contains(id)).reduce("", (a, b) -> a + b + "\n");
+    }
+}
