@@ -52,7 +52,7 @@ class LlmFailureTest extends StubbedLlmTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("upstreamFailures")
     void upstreamFailureEndsTheRunWithOneSanitizedRunError(String name, StubResponse failure, String code) {
-        stub.enqueue(failure);
+        stub.setDefault(failure); // every attempt fails alike: 429 and 503 are tried again (agui.llm.max-retries)
         RunRequests request = RunRequests.fresh().user("hello");
 
         SseClient.Stream stream = client.run("/agui", request.json());
