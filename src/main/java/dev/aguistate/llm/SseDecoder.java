@@ -27,6 +27,7 @@ final class SseDecoder {
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
     private final ArrayDeque<ServerSentEvent> decoded = new ArrayDeque<>();
+    private int decodedChars;
     private byte[] line = new byte[256];
     private int lineLength;
     private boolean afterCr;
@@ -65,11 +66,16 @@ final class SseDecoder {
 
     /** The next decoded event, or null if none is complete yet. */
     ServerSentEvent poll() {
-        return decoded.poll();
+        ServerSentEvent event = decoded.poll();
+        if (event != null) {
+            decodedChars -= event.data().length();
+        }
+        return event;
     }
 
-    boolean hasEvents() {
-        return !decoded.isEmpty();
+    /** How much decoded data waits to be polled, in characters. */
+    int backlog() {
+        return decodedChars;
     }
 
     private void append(byte b) {
@@ -120,6 +126,7 @@ final class SseDecoder {
         if (hasData && data.length() > 0) {
             decoded.add(new ServerSentEvent(eventName == null || eventName.isEmpty() ? null : eventName,
                     data.toString()));
+            decodedChars += data.length();
         }
         eventName = null;
         data.setLength(0);

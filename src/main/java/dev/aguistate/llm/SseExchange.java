@@ -33,9 +33,11 @@ import java.util.function.BooleanSupplier;
  * {@link #demandArrived()} are called from other threads, and they hop onto the context.
  *
  * <ul>
- *   <li><b>Backpressure.</b> Events are delivered only while the consumer wants them ({@code wanted}); otherwise
- *       reading pauses ({@link HttpClientResponse#pause()}) until {@link #demandArrived()}, so a slow consumer makes
- *       us hold at most one network chunk. The idle timeout counts only silence while we are reading.</li>
+ *   <li><b>Backpressure.</b> Events are delivered only while the consumer wants them ({@code wanted}); the
+ *       others wait, decoded, until {@link #demandArrived()}. Once more than {@link #MAX_BACKLOG} characters
+ *       wait, reading pauses ({@link HttpClientResponse#pause()}), so a slow consumer makes us hold little more
+ *       than that. (Pausing at every event would cost a pause and a resume per token for the usual consumer,
+ *       which asks for one event at a time.) The idle timeout counts only silence while the consumer asks.</li>
  *   <li><b>Retries.</b> A failure before the response (refused or closed connection, 429, 502, 503) is tried again
  *       per the {@link RetryPolicy}; nothing has reached the listener by then, so a retry is invisible to it.</li>
  *   <li><b>Truthful ends.</b> A 2xx whose body is not an event stream (another content type, no event at all)
@@ -47,6 +49,9 @@ final class SseExchange implements ServerSentEventParsingHandle {
 
     private static final long NO_TIMER = -1;
 
+    /** Decoded event data, in characters, held for a consumer that does not ask before reading pauses. */
+    static final int MAX_BACKLOG = 16 * 1024;
+
     private final UpstreamHttp upstream;
     private final ContextInternal context;
     private final BooleanSupplier wanted;
@@ -54,7 +59,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
     private final SseDecoder decoder = new SseDecoder();
     private volatile boolean cancelled;
     /** Written on the context, read by {@link #demandArrived()}; see {@link #pump()} for why that is safe. */
-    private volatile boolean pausedForDemand;
+    private volatile boolean awaitingDemand;
 
     // Confined to the context:
     private HttpRequest request;
@@ -63,7 +68,9 @@ final class SseExchange implements ServerSentEventParsingHandle {
     private HttpClientRequest current;
     private HttpClientResponse response;
     private long timer = NO_TIMER;
-    private long lastReadNanos;
+    private long lastActivityNanos;
+    private boolean paused;
+    private boolean pumping;
     private boolean bodyEnded;
     private boolean anyEvent;
     private boolean finished;
@@ -101,8 +108,12 @@ final class SseExchange implements ServerSentEventParsingHandle {
 
     /** The consumer asked for more events. Any thread. */
     void demandArrived() {
-        if (pausedForDemand) {
-            context.runOnContext(v -> pump());
+        if (awaitingDemand) {
+            if (context.isRunningOnContext()) {
+                pump();
+            } else {
+                context.runOnContext(v -> pump());
+            }
         }
     }
 
@@ -193,7 +204,8 @@ final class SseExchange implements ServerSentEventParsingHandle {
         listener.onOpen(SuccessfulHttpResponse.builder().statusCode(status).headers(headersOf(answer)).build());
         answer.handler(this::onBody);
         answer.endHandler(v -> onEnd());
-        disarmTimer();
+        lastActivityNanos = System.nanoTime();
+        armTimer(upstream.idleTimeout(), this::checkIdle);
         pump();
     }
 
@@ -221,7 +233,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
         if (over()) {
             return;
         }
-        lastReadNanos = System.nanoTime();
+        lastActivityNanos = System.nanoTime();
         try {
             decoder.feed(chunk.getBytes());
         } catch (SseDecoder.EventTooLarge e) {
@@ -248,50 +260,57 @@ final class SseExchange implements ServerSentEventParsingHandle {
     }
 
     /**
-     * Delivers decoded events while the consumer wants them, then either reads on, pauses until it wants more, or
-     * ends the exchange.
+     * Delivers decoded events while the consumer wants them, then reads on, waits for demand (pausing the reading
+     * once the backlog is large), or ends the exchange.
      *
-     * <p>Pausing sets {@code pausedForDemand} before it looks at the demand once more, and the consumer's side raises
-     * the demand before it looks at {@code pausedForDemand} ({@link #demandArrived()}): with both volatile, at least
-     * one of them sees the other, so a request that races with a pause is never lost.
+     * <p>Waiting sets {@code awaitingDemand} before it looks at the demand once more, and the consumer's side raises
+     * the demand before it looks at {@code awaitingDemand} ({@link #demandArrived()}): with both volatile, at least
+     * one of them sees the other, so a request that races with the wait is never lost.
      */
     private void pump() {
-        while (!over()) {
-            if (!wanted.getAsBoolean()) {
-                if (!pausedForDemand) {
-                    pausedForDemand = true;
-                    response.pause();
-                    disarmTimer(); // a consumer that does not ask is not an upstream that is silent
-                }
+        if (pumping) {
+            return; // called back from inside the loop below, which carries on by itself
+        }
+        pumping = true;
+        try {
+            while (!over()) {
                 if (!wanted.getAsBoolean()) {
+                    awaitingDemand = true;
+                    if (!wanted.getAsBoolean()) {
+                        if (!paused && decoder.backlog() > MAX_BACKLOG) {
+                            paused = true;
+                            response.pause();
+                        }
+                        return;
+                    }
+                }
+                if (awaitingDemand) {
+                    awaitingDemand = false;
+                    lastActivityNanos = System.nanoTime(); // the idle clock restarts when the consumer asks again
+                }
+                ServerSentEvent event = decoder.poll();
+                if (event != null) {
+                    anyEvent = true;
+                    listener.onEvent(event, eventContext);
+                } else if (bodyEnded) {
+                    complete();
+                } else {
+                    if (paused) {
+                        paused = false;
+                        response.resume();
+                    }
                     return;
                 }
             }
-            ServerSentEvent event = decoder.poll();
-            if (event != null) {
-                anyEvent = true;
-                listener.onEvent(event, eventContext);
-                continue;
-            }
-            if (bodyEnded) {
-                complete();
-                return;
-            }
-            if (pausedForDemand) {
-                pausedForDemand = false;
-                response.resume();
-            }
-            if (timer == NO_TIMER) {
-                lastReadNanos = System.nanoTime();
-                armTimer(upstream.idleTimeout(), this::checkIdle);
-            }
-            return;
+        } finally {
+            pumping = false;
         }
     }
 
+    /** Fails the exchange after {@code agui.llm.idle-timeout} of upstream silence while the consumer was asking. */
     private void checkIdle() {
-        long silentNanos = System.nanoTime() - lastReadNanos;
         long idleNanos = upstream.idleTimeout().toNanos();
+        long silentNanos = awaitingDemand ? 0 : System.nanoTime() - lastActivityNanos;
         if (silentNanos >= idleNanos) {
             fail(ModelFailure.Kind.IDLE_TIMEOUT, null);
         } else {

@@ -84,8 +84,11 @@ class SseDecoderTest {
         SseDecoder decoder = new SseDecoder();
         decoder.feed("data: a\n".getBytes(StandardCharsets.UTF_8));
         assertEquals(null, decoder.poll());
+        assertEquals(0, decoder.backlog());
         decoder.feed("\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(1, decoder.backlog());
         assertEquals(new ServerSentEvent(null, "a"), decoder.poll());
+        assertEquals(0, decoder.backlog());
     }
 
     @Test
