@@ -19,8 +19,8 @@ import io.smallrye.mutiny.subscription.MultiEmitter;
  * Turns one call's stream into {@link ModelEvent}s and decides, from what the upstream said, whether it succeeded.
  *
  * <p>langchain4j interprets the chunks; its callbacks arrive here. What langchain4j does not read is read in one
- * place, {@link #inspect}, which sees every raw event before langchain4j does: {@code [DONE]}, an inline
- * {@code {"error": ...}} object and {@code delta.refusal}. (langchain4j 1.19 already reads both
+ * place, {@link #inspect}, which sees every raw event before langchain4j does: {@code [DONE]}, an error inside
+ * the stream ({@code {"error": ...}} or {@code event: error}) and {@code delta.refusal}. (langchain4j 1.19 already reads both
  * {@code reasoning_content} and {@code reasoning} as thinking.)
  *
  * <p>The last completed tool call is held back until the finish reason is known, so that a call cut by the token
@@ -75,19 +75,20 @@ final class StreamRelay implements StreamingChatResponseHandler {
             done = true;
             return true;
         }
+        boolean errorEvent = "error".equals(event.event());
         // Cheap test first: most chunks carry neither, and parsing every chunk twice would cost real CPU.
-        if (!data.contains("\"error\"") && !data.contains("\"refusal\"")) {
+        if (!errorEvent && !data.contains("\"error\"") && !data.contains("\"refusal\"")) {
             return true;
         }
         JsonNode chunk;
         try {
             chunk = JSON.readTree(data);
         } catch (JsonProcessingException malformed) {
-            return true; // langchain4j reports it
+            chunk = JSON.missingNode(); // not JSON: langchain4j reports it, unless it is the data of an error event
         }
         JsonNode error = chunk.path("error");
-        if (error.isObject() || error.isTextual()) {
-            fail(new ModelFailure(inlineErrorKind(error), new IllegalStateException("error in a 200 stream: " + error)));
+        if (errorEvent || error.isObject() || error.isTextual()) {
+            fail(new ModelFailure(inlineErrorKind(error), new IllegalStateException("error in a 200 stream: " + data)));
             return false;
         }
         JsonNode refusal = chunk.path("choices").path(0).path("delta").path("refusal");

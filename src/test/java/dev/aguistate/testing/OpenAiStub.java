@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +60,7 @@ public final class OpenAiStub implements AutoCloseable {
     private static final String NO_SCRIPTED_RESPONSE = "{\"error\":{\"message\":\"no scripted response\"}}";
     private static final byte[] DONE_FRAME = sseFrame("[DONE]");
     private static final byte[] MALFORMED_FRAME = sseFrame("{not json");
+    private static final byte[] ERROR_EVENT_LINE = "event: error\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_BYTE_SLICE = 16;
 
@@ -293,6 +295,12 @@ public final class OpenAiStub implements AutoCloseable {
         return next != null ? next : defaultResponse;
     }
 
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
     private static byte[] sseFrame(String data) {
         return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
@@ -433,7 +441,8 @@ public final class OpenAiStub implements AutoCloseable {
                     writeBodyBytes(MALFORMED_FRAME, byteSplitter);
                 }
                 if (isAt(response.errorAfter, sent)) {
-                    writeBodyBytes(sseFrame(response.inlineError), byteSplitter);
+                    byte[] error = sseFrame(response.inlineError);
+                    writeBodyBytes(response.errorEvent ? concat(ERROR_EVENT_LINE, error) : error, byteSplitter);
                     writeBodyBytes(DONE_FRAME, byteSplitter);
                     writeRaw(LAST_CHUNK);
                     return true;

@@ -58,6 +58,7 @@ public final class StubResponse {
     final Integer malformedAfter;
     final Integer errorAfter;
     final String inlineError;
+    final boolean errorEvent;
     final Integer endAfter;
     final String comment;
     final Duration delayBetweenChunks;
@@ -78,6 +79,7 @@ public final class StubResponse {
         this.malformedAfter = null;
         this.errorAfter = null;
         this.inlineError = null;
+        this.errorEvent = false;
         this.endAfter = null;
         this.comment = null;
         this.delayBetweenChunks = Duration.ZERO;
@@ -99,6 +101,7 @@ public final class StubResponse {
         this.malformedAfter = b.malformedAfter;
         this.errorAfter = b.errorAfter;
         this.inlineError = b.inlineError;
+        this.errorEvent = b.errorEvent;
         this.endAfter = b.endAfter;
         this.comment = b.comment;
         this.delayBetweenChunks = b.delayBetweenChunks;
@@ -120,6 +123,7 @@ public final class StubResponse {
         this.malformedAfter = original.malformedAfter;
         this.errorAfter = original.errorAfter;
         this.inlineError = original.inlineError;
+        this.errorEvent = original.errorEvent;
         this.endAfter = original.endAfter;
         this.comment = original.comment;
         this.delayBetweenChunks = original.delayBetweenChunks;
@@ -305,6 +309,7 @@ public final class StubResponse {
         private Integer malformedAfter;
         private Integer errorAfter;
         private String inlineError;
+        private boolean errorEvent;
         private Integer endAfter;
         private String comment;
         private Duration delayBetweenChunks = Duration.ZERO;
@@ -421,6 +426,14 @@ public final class StubResponse {
         public Builder errorAfter(int frames, String errorJson) {
             this.errorAfter = frames;
             this.inlineError = Objects.requireNonNull(errorJson, "errorJson");
+            this.errorEvent = false;
+            return this;
+        }
+
+        /** Like {@link #errorAfter}, but the error is an {@code event: error} with this data (any text). */
+        public Builder errorEventAfter(int frames, String data) {
+            errorAfter(frames, data);
+            this.errorEvent = true;
             return this;
         }
 
