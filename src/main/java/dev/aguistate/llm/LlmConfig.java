@@ -36,9 +36,27 @@ public interface LlmConfig {
     @WithDefault("60s")
     Duration responseTimeout();
 
-    /** A stream with no upstream chunk for this long ends the run with {@code llm_idle_timeout}. */
+    /**
+     * A stream whose upstream sends nothing for this long ends the run with {@code llm_idle_timeout}. Only counts
+     * while the server is reading: a client that reads slowly pauses the upstream, and that is not silence.
+     */
     @WithDefault("60s")
     Duration idleTimeout();
+
+    /**
+     * How often a call is tried again after a transient failure before its response: HTTP 429, 502 or 503, a
+     * refused connection, a connection closed or reset before any response. Never once anything was streamed.
+     */
+    @WithDefault("2")
+    int maxRetries();
+
+    /** The longest {@code Retry-After} that is waited for; a longer one fails the call at once. */
+    @WithDefault("10s")
+    Duration maxRetryWait();
+
+    /** Upper bound of open connections to the endpoint; a streaming call holds one for its whole length. */
+    @WithDefault("4096")
+    int maxConnections();
 
     /** Extra request headers, e.g. {@code agui.llm.headers.api-key=...} for Azure OpenAI. */
     Map<String, String> headers();

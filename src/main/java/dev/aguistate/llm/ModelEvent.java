@@ -15,6 +15,9 @@ public sealed interface ModelEvent {
     /** A tool call is complete; {@code arguments} is its whole JSON text. */
     record ToolCallCompleted(int index, String id, String name, String arguments) implements ModelEvent {}
 
-    /** The response is complete; {@code usage} is null when the upstream did not report it. */
-    record Completed(ModelUsage usage) implements ModelEvent {}
+    /**
+     * The response is complete; {@code usage} is null when the upstream did not report it. A text cut by the token
+     * limit completes with {@link FinishReason#LENGTH}: what was written stays, the user should learn it is cut.
+     */
+    record Completed(ModelUsage usage, FinishReason finishReason) implements ModelEvent {}
 }

@@ -17,6 +17,9 @@ public final class ModelFailure extends RuntimeException {
         IDLE_TIMEOUT("llm_idle_timeout", "The language model stopped sending data."),
         BAD_RESPONSE("llm_bad_response", "The language model sent a response that could not be understood."),
         CONNECTION_LOST("llm_connection_lost", "The connection to the language model was lost."),
+        OUTPUT_TRUNCATED("llm_output_truncated",
+                "The language model reached its output token limit while writing a tool call."),
+        CONTENT_FILTERED("llm_content_filtered", "The language model's content filter stopped the answer."),
         ERROR("llm_error", "The language model call failed.");
 
         private final String code;

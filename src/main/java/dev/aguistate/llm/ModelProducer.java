@@ -1,6 +1,8 @@
 package dev.aguistate.llm;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.jboss.logging.Logger;
@@ -14,9 +16,9 @@ public class ModelProducer {
     @Produces
     @ApplicationScoped
     @Startup
-    StreamingModel model(LlmConfig config) {
+    StreamingModel model(LlmConfig config, Vertx vertx, MeterRegistry meters) {
         if (config.endpointConfigured()) {
-            OpenAiCompatibleModel model = new OpenAiCompatibleModel(config);
+            OpenAiCompatibleModel model = new OpenAiCompatibleModel(config, vertx, meters);
             LOG.infof("LLM: %s at %s", model.description().model(), model.description().baseUrl());
             return model;
         }

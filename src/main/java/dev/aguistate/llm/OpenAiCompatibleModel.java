@@ -1,42 +1,38 @@
 package dev.aguistate.llm;
 
 import dev.langchain4j.http.client.HttpClient;
-import dev.langchain4j.http.client.jdk.JdkHttpClient;
+import dev.langchain4j.http.client.HttpClientBuilder;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.CompleteToolCall;
-import dev.langchain4j.model.chat.response.PartialThinking;
-import dev.langchain4j.model.chat.response.PartialToolCall;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
-import dev.langchain4j.model.output.TokenUsage;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 
 /**
- * Any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio)
- * through langchain4j's streaming client.
+ * Any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio,
+ * OpenRouter) through langchain4j's streaming client, which builds the requests and interprets the chunks.
  *
- * <p>Each call gets its own lightweight langchain4j model bound to an {@link UpstreamCall}, over one shared
- * JDK HTTP client, so that cancelling the stream (client gone, idle timeout) really aborts the upstream request.
- * {@code timeout()} in langchain4j only bounds the wait for headers, hence the separate idle timeout.
+ * <p>Under it, as its HTTP client, runs our non-blocking transport ({@link UpstreamHttp}, one {@link SseExchange}
+ * per call), so no call holds a thread. Each call gets its own lightweight langchain4j model bound to its
+ * exchange, so that cancelling the stream (client gone, run ended) closes the upstream connection and the
+ * consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into {@link ModelEvent}s.
  */
 final class OpenAiCompatibleModel implements StreamingModel {
 
     static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
     private final LlmConfig config;
-    private final HttpClient sharedHttp;
+    private final UpstreamHttp http;
     private final ModelDescription description;
 
-    OpenAiCompatibleModel(LlmConfig config) {
+    OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters) {
         this.config = config;
-        this.sharedHttp = JdkHttpClient.builder()
-                .httpClientBuilder(java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1))
-                .connectTimeout(config.connectTimeout())
-                .readTimeout(config.responseTimeout())
-                .build();
+        this.http = new UpstreamHttp(vertx, config, meters);
         this.description = new ModelDescription(ModelDescription.OPENAI_COMPATIBLE, "openai", config.model(),
                 config.baseUrl().orElse(DEFAULT_BASE_URL));
     }
@@ -48,23 +44,23 @@ final class OpenAiCompatibleModel implements StreamingModel {
 
     @Override
     public Multi<ModelEvent> stream(ChatRequest request) {
-        Duration idle = config.idleTimeout();
         return Multi.createFrom().<ModelEvent>emitter(emitter -> {
-                    UpstreamCall call = new UpstreamCall();
-                    emitter.onCancellation(call::cancel);
-                    try {
-                        modelFor(call).chat(request, new Handler(emitter, call));
-                    } catch (RuntimeException e) {
-                        // langchain4j validates some parameters synchronously, before streaming starts
-                        emitter.fail(ModelFailures.classify(e));
-                    }
-                })
-                .ifNoItem().after(idle).failWith(() -> new ModelFailure(ModelFailure.Kind.IDLE_TIMEOUT, null));
+            SseExchange exchange = http.exchange(() -> emitter.requested() > 0);
+            emitter.onRequest(n -> exchange.demandArrived());
+            emitter.onCancellation(exchange::cancel);
+            StreamRelay relay = new StreamRelay(emitter, exchange);
+            try {
+                modelFor(new OneExchangeClient(exchange, relay)).chat(request, relay);
+            } catch (RuntimeException e) {
+                // langchain4j validates some parameters synchronously, before streaming starts
+                emitter.fail(ModelFailures.classify(e));
+            }
+        });
     }
 
-    private OpenAiStreamingChatModel modelFor(UpstreamCall call) {
+    private OpenAiStreamingChatModel modelFor(HttpClient client) {
         OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(CancellableHttpClient.builderFor(sharedHttp, call))
+                .httpClientBuilder(new FixedClientBuilder(client))
                 .baseUrl(description.baseUrl())
                 .modelName(config.model())
                 .customHeaders(config.headers())
@@ -79,61 +75,51 @@ final class OpenAiCompatibleModel implements StreamingModel {
         return builder.build();
     }
 
-    /** Forwards langchain4j callbacks (on a JDK HTTP client thread) to the emitter. */
-    private static final class Handler implements StreamingChatResponseHandler {
+    /**
+     * The langchain4j HTTP client of one call: its one streaming request is the call's exchange, with the relay
+     * inspecting each event. langchain4j's {@link ServerSentEventParser} reads a blocking {@code InputStream}, so it
+     * is not used: the exchange decodes the events as the bytes arrive.
+     */
+    private record OneExchangeClient(SseExchange exchange, StreamRelay relay) implements HttpClient {
 
-        private final MultiEmitter<? super ModelEvent> emitter;
-        private final UpstreamCall call;
+        @Override
+        public void execute(HttpRequest request, ServerSentEventParser ignored, ServerSentEventListener listener) {
+            exchange.start(request, relay.inspecting(listener));
+        }
 
-        Handler(MultiEmitter<? super ModelEvent> emitter, UpstreamCall call) {
-            this.emitter = emitter;
-            this.call = call;
+        /** A blocking call would hold a thread for its whole length, which this server never does. */
+        @Override
+        public SuccessfulHttpResponse execute(HttpRequest request) {
+            throw new UnsupportedOperationException("only streaming requests are made to the LLM");
+        }
+    }
+
+    /** Hands langchain4j the call's client; the timeouts are the transport's ({@link UpstreamHttp}). */
+    private record FixedClientBuilder(HttpClient client) implements HttpClientBuilder {
+
+        @Override
+        public Duration connectTimeout() {
+            return null;
         }
 
         @Override
-        public void onPartialResponse(String text) {
-            if (!text.isEmpty()) {
-                emitter.emit(new ModelEvent.TextDelta(text));
-            }
+        public HttpClientBuilder connectTimeout(Duration timeout) {
+            return this;
         }
 
         @Override
-        public void onPartialThinking(PartialThinking thinking) {
-            if (thinking.text() != null && !thinking.text().isEmpty()) {
-                emitter.emit(new ModelEvent.ReasoningDelta(thinking.text()));
-            }
+        public Duration readTimeout() {
+            return null;
         }
 
         @Override
-        public void onPartialToolCall(PartialToolCall partial) {
-            emitter.emit(new ModelEvent.ToolCallDelta(partial.index(), partial.id(), partial.name(),
-                    partial.partialArguments()));
+        public HttpClientBuilder readTimeout(Duration timeout) {
+            return this;
         }
 
         @Override
-        public void onCompleteToolCall(CompleteToolCall complete) {
-            var request = complete.toolExecutionRequest();
-            emitter.emit(new ModelEvent.ToolCallCompleted(complete.index(), request.id(), request.name(),
-                    request.arguments()));
-        }
-
-        @Override
-        public void onCompleteResponse(ChatResponse response) {
-            TokenUsage usage = response.tokenUsage();
-            emitter.emit(new ModelEvent.Completed(usage == null ? null : new ModelUsage(response.modelName(),
-                    usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount())));
-            emitter.complete();
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            // langchain4j may keep streaming after an error (e.g. one malformed chunk); the first error ends it.
-            call.cancel();
-            // After the client left, closing the upstream body makes langchain4j report an error nobody waits
-            // for; failing the cancelled emitter would only make Mutiny log it as dropped.
-            if (!emitter.isCancelled()) {
-                emitter.fail(ModelFailures.classify(error));
-            }
+        public HttpClient build() {
+            return client;
         }
     }
 }

@@ -135,7 +135,7 @@ final class ScriptedDemoModel implements StreamingModel {
             events.add(new ModelEvent.ToolCallDelta(0, id, tool.name(), fragment));
         }
         events.add(new ModelEvent.ToolCallCompleted(0, id, tool.name(), arguments));
-        events.add(completed(events.size()));
+        events.add(completed(events.size(), FinishReason.TOOL_CALLS));
         return events;
     }
 
@@ -227,7 +227,7 @@ final class ScriptedDemoModel implements StreamingModel {
         while (word.find()) {
             events.add(new ModelEvent.TextDelta(word.group()));
         }
-        events.add(completed(events.size()));
+        events.add(completed(events.size(), FinishReason.STOP));
         return events;
     }
 
@@ -237,7 +237,7 @@ final class ScriptedDemoModel implements StreamingModel {
         for (String piece : pieces(text, pieceLength)) {
             events.add(new ModelEvent.TextDelta(piece));
         }
-        events.add(completed(events.size()));
+        events.add(completed(events.size(), FinishReason.STOP));
         return events;
     }
 
@@ -249,8 +249,8 @@ final class ScriptedDemoModel implements StreamingModel {
         return pieces;
     }
 
-    private static ModelEvent completed(int outputTokens) {
-        return new ModelEvent.Completed(new ModelUsage("scripted-demo", 0, outputTokens, outputTokens));
+    private static ModelEvent completed(int outputTokens, FinishReason reason) {
+        return new ModelEvent.Completed(new ModelUsage("scripted-demo", 0, outputTokens, outputTokens), reason);
     }
 
     private static final String LONG_STORY = ("Once upon a time, a stream of tokens set out across the network. "

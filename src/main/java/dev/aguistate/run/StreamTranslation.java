@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.PredictiveMapping;
@@ -24,6 +26,8 @@ import java.util.UUID;
 final class StreamTranslation {
 
     static final String PREDICT_STATE = "PredictState";
+    /** Appended to an answer the token limit cut short. */
+    static final String CUT_SHORT = "\n\n[The answer was cut short: the model reached its output token limit.]";
     /** The pseudo tool call whose "arguments" are a two-phase agent's structured state output, for predictions. */
     private static final String STRUCTURED_STATE = "structured_state";
 
@@ -90,12 +94,26 @@ final class StreamTranslation {
             if (completed.usage() != null) {
                 ending.countUsage(completed.usage());
             }
+            if (completed.finishReason() == FinishReason.LENGTH) {
+                cutShort(out);
+            }
             flushPrediction(out);
             round.close(out);
         } else {
             throw new IllegalStateException("no translation for model event " + event.getClass().getName());
         }
         return out;
+    }
+
+    /**
+     * The token limit ended the answer. Its text is kept and says so, where every client shows it; a state output
+     * cut short is no state at all.
+     */
+    private void cutShort(List<AgUiEvent> out) {
+        if (kind == RoundKind.STATE_OUTPUT) {
+            throw new ModelFailure(ModelFailure.Kind.OUTPUT_TRUNCATED, null);
+        }
+        round.text(round.text.isEmpty() ? CUT_SHORT.strip() : CUT_SHORT, out);
     }
 
     private void text(String delta, List<AgUiEvent> out) {

@@ -46,13 +46,28 @@ class LlmFailureTest extends StubbedLlmTestBase {
                         StubResponse.stream().text("a", "b", "c").malformedAfter(2).build(), "llm_bad_response"),
                 Arguments.of("connection dropped mid-stream",
                         StubResponse.stream().text("a", "b", "c", "d").dropAfter(3)
-                                .delayBetweenChunks(Duration.ofMillis(50)).build(), "llm_connection_lost"));
+                                .delayBetweenChunks(Duration.ofMillis(50)).build(), "llm_connection_lost"),
+                Arguments.of("error object inside a 200 stream",
+                        StubResponse.stream().text("a").errorAfter(2, body).build(), "llm_unavailable"),
+                Arguments.of("200 with an HTML page",
+                        StubResponse.body(200, "text/html", "<html><body>" + SECRET + "</body></html>\n"),
+                        "llm_bad_response"),
+                Arguments.of("200 with an empty body",
+                        StubResponse.body(200, "text/event-stream", ""), "llm_bad_response"),
+                Arguments.of("stream ended without finish_reason or [DONE]",
+                        StubResponse.stream().text("a", "b").endAfter(2).build(), "llm_connection_lost"),
+                Arguments.of("token limit inside a tool call",
+                        StubResponse.stream().toolCall("call_1", "get_weather", "{\"location\":\"Par")
+                                .finishReason("length").build(), "llm_output_truncated"),
+                Arguments.of("content filter",
+                        StubResponse.stream().text("Here is").finishReason("content_filter").build(),
+                        "llm_content_filtered"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("upstreamFailures")
     void upstreamFailureEndsTheRunWithOneSanitizedRunError(String name, StubResponse failure, String code) {
-        stub.enqueue(failure);
+        stub.setDefault(failure); // every attempt fails alike: 429 and 503 are tried again (agui.llm.max-retries)
         RunRequests request = RunRequests.fresh().user("hello");
 
         SseClient.Stream stream = client.run("/agui", request.json());

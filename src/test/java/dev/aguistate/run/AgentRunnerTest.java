@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
@@ -49,11 +50,11 @@ class AgentRunnerTest {
                 new ModelEvent.ToolCallDelta(0, id, "write_document", arguments.substring(0, 14)),
                 new ModelEvent.ToolCallDelta(0, null, null, arguments.substring(14)),
                 new ModelEvent.ToolCallCompleted(0, id, "write_document", arguments),
-                new ModelEvent.Completed(null)};
+                new ModelEvent.Completed(null, FinishReason.STOP)};
     }
 
     private static ModelEvent[] says(String text) {
-        return new ModelEvent[] {new ModelEvent.TextDelta(text), new ModelEvent.Completed(null)};
+        return new ModelEvent[] {new ModelEvent.TextDelta(text), new ModelEvent.Completed(null, FinishReason.STOP)};
     }
 
     private static AgUiEvent last(List<AgUiEvent> events) {
@@ -97,7 +98,7 @@ class AgentRunnerTest {
     @Test
     void aFrontendToolCallEndsTheRunForTheClientToAnswer() {
         model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "change_background", "{\"color\":\"blue\"}"),
-                new ModelEvent.Completed(null));
+                new ModelEvent.Completed(null, FinishReason.STOP));
         RunAgentInput input = RunFixtures.input("""
                 {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Blue please"}],
                  "tools":[{"name":"change_background","description":"client tool"}]}""");
@@ -163,7 +164,7 @@ class AgentRunnerTest {
     void aModelThatNeverStopsCallingToolsEndsWithMaxRoundsAndKeepsNothing() {
         for (int i = 0; i < 3; i++) {
             model.answer(new ModelEvent.ToolCallCompleted(0, "c" + i, "add_note", "{\"notes\":[\"again\"]}"),
-                    new ModelEvent.Completed(null));
+                    new ModelEvent.Completed(null, FinishReason.STOP));
         }
 
         List<AgUiEvent> events = run(RunFixtures.writer().build(),

@@ -3,11 +3,14 @@ package dev.aguistate.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
@@ -47,7 +50,7 @@ class StreamTranslationTest {
     void textStreamsAsOneAssistantMessageClosedWhenTheRoundCompletes() {
         StreamTranslation translation = round(RoundKind.TOOLS, NO_COALESCING);
         List<AgUiEvent> events = feed(translation, new ModelEvent.TextDelta("Hel"), new ModelEvent.TextDelta("lo"),
-                new ModelEvent.Completed(null));
+                new ModelEvent.Completed(null, FinishReason.STOP));
 
         assertEquals(List.of("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END"),
                 RunFixtures.types(events));
@@ -60,7 +63,7 @@ class StreamTranslationTest {
     @Test
     void reasoningIsClosedBeforeTheTextStarts() {
         List<AgUiEvent> events = feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.ReasoningDelta("hmm"),
-                new ModelEvent.TextDelta("Yes"), new ModelEvent.Completed(null));
+                new ModelEvent.TextDelta("Yes"), new ModelEvent.Completed(null, FinishReason.STOP));
 
         assertEquals(List.of("REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
                 "REASONING_MESSAGE_END", "REASONING_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
@@ -75,7 +78,7 @@ class StreamTranslationTest {
                 new ModelEvent.ToolCallDelta(0, null, null, "ment\":\"A new "),
                 new ModelEvent.ToolCallDelta(0, null, null, "text\"}"),
                 new ModelEvent.ToolCallCompleted(0, "call_1", "write_document", "{\"document\":\"A new text\"}"),
-                new ModelEvent.Completed(null));
+                new ModelEvent.Completed(null, FinishReason.STOP));
 
         List<String> types = RunFixtures.types(events);
         assertEquals("CUSTOM", types.get(0));
@@ -92,9 +95,9 @@ class StreamTranslationTest {
     @Test
     void predictStateIsAnnouncedOncePerRunWithCopilotKitsKeys() {
         List<AgUiEvent> first = feed(round(RoundKind.TOOLS, NO_COALESCING),
-                new ModelEvent.ToolCallDelta(0, "call_1", "write_document", "{}"), new ModelEvent.Completed(null));
+                new ModelEvent.ToolCallDelta(0, "call_1", "write_document", "{}"), new ModelEvent.Completed(null, FinishReason.STOP));
         List<AgUiEvent> second = feed(round(RoundKind.TOOLS, NO_COALESCING),
-                new ModelEvent.ToolCallDelta(0, "call_2", "write_document", "{}"), new ModelEvent.Completed(null));
+                new ModelEvent.ToolCallDelta(0, "call_2", "write_document", "{}"), new ModelEvent.Completed(null, FinishReason.STOP));
 
         AgUiEvent.Custom notice = (AgUiEvent.Custom) first.get(0);
         assertEquals("PredictState", notice.name());
@@ -141,7 +144,7 @@ class StreamTranslationTest {
         StreamTranslation translation = StreamTranslation.start(RoundKind.STATE_OUTPUT, twoPhase, clientState, client,
                 ending, 0);
         List<AgUiEvent> events = feed(translation, new ModelEvent.TextDelta("{\"document\":\"dr"),
-                new ModelEvent.TextDelta("aft\",\"notes\":[\"a\"]}"), new ModelEvent.Completed(null));
+                new ModelEvent.TextDelta("aft\",\"notes\":[\"a\"]}"), new ModelEvent.Completed(null, FinishReason.STOP));
 
         List<String> types = RunFixtures.types(events);
         assertFalse(types.contains("TEXT_MESSAGE_START") || types.contains("TEXT_MESSAGE_CONTENT"), types.toString());
@@ -152,9 +155,31 @@ class StreamTranslationTest {
     }
 
     @Test
+    void anAnswerTheTokenLimitCutShortKeepsItsTextAndSaysSo() {
+        StreamTranslation translation = round(RoundKind.TOOLS, 0);
+        List<AgUiEvent> events = feed(translation, new ModelEvent.TextDelta("Once upon a"),
+                new ModelEvent.Completed(null, FinishReason.LENGTH));
+
+        assertEquals("Once upon a" + StreamTranslation.CUT_SHORT, translation.round().text.toString());
+        assertEquals("TEXT_MESSAGE_END", RunFixtures.types(events).get(events.size() - 1));
+    }
+
+    @Test
+    void aStateOutputTheTokenLimitCutShortFailsTheRunAsTruncated() {
+        AgentDefinition twoPhase = RunFixtures.writer().twoPhaseState().build();
+        StreamTranslation translation = StreamTranslation.start(RoundKind.STATE_OUTPUT, twoPhase, clientState, client,
+                ending, 0);
+        translation.translate(new ModelEvent.TextDelta("{\"document\":\"dr"));
+
+        ModelFailure failure = assertThrows(ModelFailure.class,
+                () -> translation.translate(new ModelEvent.Completed(null, FinishReason.LENGTH)));
+        assertEquals("llm_output_truncated", failure.kind().code());
+    }
+
+    @Test
     void usageOfEveryRoundIsSummedForTheRunsTerminalEvent() {
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 10, 2, 12)));
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 20, null, 23)));
+        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 10, 2, 12), FinishReason.STOP));
+        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 20, null, 23), FinishReason.STOP));
 
         List<TokenUsage> usage = ((AgUiEvent.RunFinished) ending.finished(RunOutcome.SUCCESS)).usage();
         assertEquals(List.of(new TokenUsage("test", "m", 30, 2, 35, null, null)), usage);

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * An OpenAI-wire-compatible chat-completions server for tests, on a real socket at 127.0.0.1.
@@ -42,8 +44,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>HTTP/1.1 is spoken by hand over plain sockets rather than with {@code com.sun.net.httpserver}, because
  * fault injection needs control that server does not give: closing the TCP connection mid-body, writing a
  * body in arbitrary byte slices, and noticing that the client went away while nothing is being written.
- * Every response carries {@code Connection: close} (one request per connection, no keep-alive state);
- * streamed bodies use chunked transfer encoding so that a dropped connection is a detectable truncation
+ * By default every response carries {@code Connection: close} (one request per connection); with
+ * {@link #setKeepAlive keep-alive} a connection serves request after request, as real endpoints do, so that a
+ * test can close a pooled connection just as the client reuses it ({@link StubResponse#closeConnection()}).
+ * Streamed bodies use chunked transfer encoding so that a dropped connection is a detectable truncation
  * for the client rather than a normal end of body.
  *
  * <p>Thread-safe. {@link #close()} ends all connections, including stalled ones, so a test cannot hang on
@@ -56,6 +60,7 @@ public final class OpenAiStub implements AutoCloseable {
     private static final String NO_SCRIPTED_RESPONSE = "{\"error\":{\"message\":\"no scripted response\"}}";
     private static final byte[] DONE_FRAME = sseFrame("[DONE]");
     private static final byte[] MALFORMED_FRAME = sseFrame("{not json");
+    private static final byte[] ERROR_EVENT_LINE = "event: error\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_BYTE_SLICE = 16;
 
@@ -68,11 +73,16 @@ public final class OpenAiStub implements AutoCloseable {
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedDeque<StubResponse> queue = new ConcurrentLinkedDeque<>();
     private volatile StubResponse defaultResponse;
-    private final List<JsonNode> requests = new ArrayList<>(); // guarded by itself, together with requestHeaders
+    /** Monitor for everything a test may wait for; guards the fields below it. */
+    private final Object progress = new Object();
+    private final List<JsonNode> requests = new ArrayList<>();
     private final List<Map<String, String>> requestHeaders = new ArrayList<>();
-    private final Object disconnects = new Object(); // monitor for disconnectCount
-    private int disconnectCount; // guarded by disconnects
+    private final List<Integer> requestConnections = new ArrayList<>();
+    private int disconnectCount;
+    private int completedStreams;
     private final AtomicInteger responseIds = new AtomicInteger();
+    private final AtomicInteger connectionIds = new AtomicInteger();
+    private volatile boolean keepAlive;
     private volatile boolean closed;
 
     private OpenAiStub(ServerSocket serverSocket) {
@@ -98,6 +108,16 @@ public final class OpenAiStub implements AutoCloseable {
         return "http://127.0.0.1:" + serverSocket.getLocalPort() + "/v1";
     }
 
+    /** A base URL where nothing listens (a port that was free a moment ago): connecting is refused. */
+    public static String closedPortBaseUrl() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find a free port", e);
+        }
+    }
+
     /** Appends a response; each chat-completions request consumes the oldest one. */
     public void enqueue(StubResponse response) {
         queue.add(response);
@@ -108,16 +128,36 @@ public final class OpenAiStub implements AutoCloseable {
         defaultResponse = response;
     }
 
+    /**
+     * With keep-alive, responses no longer carry {@code Connection: close} and a connection serves further
+     * requests until the client closes it. Off at start and after {@link #reset()}.
+     */
+    public void setKeepAlive(boolean keepAlive) {
+        this.keepAlive = keepAlive;
+    }
+
     /** Bodies of the chat-completions requests received so far, oldest first. */
     public List<JsonNode> requests() {
-        synchronized (requests) {
+        synchronized (progress) {
             return List.copyOf(requests);
         }
     }
 
+    /** For each request of {@link #requests()}, the number of the connection it came on (1, 2, ... per stub). */
+    public List<Integer> requestConnections() {
+        synchronized (progress) {
+            return List.copyOf(requestConnections);
+        }
+    }
+
+    /** Waits until at least {@code count} chat-completions requests arrived; whether they did within {@code timeout}. */
+    public boolean awaitRequests(int count, Duration timeout) {
+        return await(() -> requests.size() >= count, timeout);
+    }
+
     /** Body of the most recent chat-completions request. */
     public JsonNode lastRequest() {
-        synchronized (requests) {
+        synchronized (progress) {
             if (requests.isEmpty()) {
                 throw new IllegalStateException("no request received");
             }
@@ -127,21 +167,22 @@ public final class OpenAiStub implements AutoCloseable {
 
     /** Headers of each chat-completions request (lower-cased names; repeated headers joined by ", "). */
     public List<Map<String, String>> requestHeaders() {
-        synchronized (requests) {
+        synchronized (progress) {
             return List.copyOf(requestHeaders);
         }
     }
 
-    /** Forgets queued responses, the default, recorded requests and the disconnect count. */
+    /** Forgets queued responses, the default, recorded requests and the counts, and turns keep-alive off. */
     public void reset() {
         queue.clear();
         defaultResponse = null;
-        synchronized (requests) {
+        keepAlive = false;
+        synchronized (progress) {
             requests.clear();
             requestHeaders.clear();
-        }
-        synchronized (disconnects) {
+            requestConnections.clear();
             disconnectCount = 0;
+            completedStreams = 0;
         }
     }
 
@@ -152,15 +193,35 @@ public final class OpenAiStub implements AutoCloseable {
      * @return whether that happened within {@code timeout}
      */
     public boolean awaitClientDisconnect(Duration timeout) {
+        return await(() -> disconnectCount > 0, timeout);
+    }
+
+    /** How many responses the client cut off so far (since start or {@link #reset()}). */
+    public int disconnectCount() {
+        synchronized (progress) {
+            return disconnectCount;
+        }
+    }
+
+    /**
+     * Waits until at least {@code count} streamed responses were written completely, through {@code [DONE]} (since
+     * start or {@link #reset()}); whether that happened within {@code timeout}. A client that stops reading keeps
+     * a long stream from completing: its socket buffers fill up and the stub's writes block.
+     */
+    public boolean awaitCompletedStreams(int count, Duration timeout) {
+        return await(() -> completedStreams >= count, timeout);
+    }
+
+    private boolean await(BooleanSupplier condition, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (disconnects) {
-            while (disconnectCount == 0) {
+        synchronized (progress) {
+            while (!condition.getAsBoolean()) {
                 long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remainingMillis <= 0) {
                     return false;
                 }
                 try {
-                    disconnects.wait(remainingMillis);
+                    progress.wait(remainingMillis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
@@ -170,10 +231,10 @@ public final class OpenAiStub implements AutoCloseable {
         }
     }
 
-    /** How many responses the client cut off so far (since start or {@link #reset()}). */
-    public int disconnectCount() {
-        synchronized (disconnects) {
-            return disconnectCount;
+    private void changed(Runnable change) {
+        synchronized (progress) {
+            change.run();
+            progress.notifyAll();
         }
     }
 
@@ -218,7 +279,7 @@ public final class OpenAiStub implements AutoCloseable {
             new Connection(socket).handle();
         } catch (ClientDisconnected e) {
             if (!closed) {
-                recordDisconnect();
+                changed(() -> disconnectCount++);
             }
         } catch (IOException e) {
             if (!closed) {
@@ -229,16 +290,15 @@ public final class OpenAiStub implements AutoCloseable {
         }
     }
 
-    private void recordDisconnect() {
-        synchronized (disconnects) {
-            disconnectCount++;
-            disconnects.notifyAll();
-        }
-    }
-
     private StubResponse nextResponse() {
         StubResponse next = queue.poll();
         return next != null ? next : defaultResponse;
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 
     private static byte[] sseFrame(String data) {
@@ -260,12 +320,13 @@ public final class OpenAiStub implements AutoCloseable {
         }
     }
 
-    /** One request/response exchange on one socket. */
+    /** The request/response exchanges on one socket: one, or with keep-alive as many as the client sends. */
     private final class Connection {
 
         private final Socket socket;
         private final InputStream in;
         private final OutputStream out;
+        private final int number = connectionIds.incrementAndGet();
 
         Connection(Socket socket) throws IOException {
             this.socket = socket;
@@ -274,64 +335,103 @@ public final class OpenAiStub implements AutoCloseable {
         }
 
         void handle() throws IOException {
+            boolean reusable = exchange();
+            while (reusable && keepAlive && !closed && anotherRequestComes()) {
+                reusable = exchange();
+            }
+        }
+
+        /** Waits on an idle keep-alive connection; false when the client closes it instead of sending a request. */
+        private boolean anotherRequestComes() {
+            try {
+                in.mark(1);
+                if (in.read() == -1) {
+                    return false;
+                }
+                in.reset();
+                return true;
+            } catch (IOException closedByClient) {
+                return false;
+            }
+        }
+
+        /** Reads one request and answers it; whether the connection may carry another one. */
+        private boolean exchange() throws IOException {
             String[] requestLine = readLine().split(" ");
             Map<String, String> headers = readHeaders();
             String contentLength = headers.get("content-length");
             if (contentLength == null) {
-                // The JDK HttpClient always sends a Content-Length for string bodies; no chunked-request support.
-                writeFixed(411, "application/json", "{\"error\":{\"message\":\"Content-Length required\"}}");
-                return;
+                // HTTP clients send a Content-Length for string bodies; no chunked-request support.
+                writeFixed(411, "application/json", "{\"error\":{\"message\":\"Content-Length required\"}}", Map.of());
+                return true;
             }
             byte[] body = in.readNBytes(Integer.parseInt(contentLength.trim()));
 
             if (requestLine.length < 2 || !"POST".equals(requestLine[0]) || !CHAT_COMPLETIONS.equals(requestLine[1])) {
-                writeFixed(404, "application/json", "{\"error\":{\"message\":\"unknown endpoint\"}}");
-                return;
+                writeFixed(404, "application/json", "{\"error\":{\"message\":\"unknown endpoint\"}}", Map.of());
+                return true;
             }
             JsonNode request;
             try {
                 request = StubResponse.JSON.readTree(body);
             } catch (IOException e) {
-                writeFixed(400, "application/json", "{\"error\":{\"message\":\"request body is not JSON\"}}");
-                return;
+                writeFixed(400, "application/json", "{\"error\":{\"message\":\"request body is not JSON\"}}",
+                        Map.of());
+                return true;
             }
             // Recorded before responding, so a test that has seen the response also sees its request.
-            synchronized (requests) {
+            changed(() -> {
                 requests.add(request);
                 requestHeaders.add(Map.copyOf(headers));
-            }
+                requestConnections.add(number);
+            });
 
             StubResponse response = nextResponse();
             if (response == null) {
-                writeFixed(500, "application/json", NO_SCRIPTED_RESPONSE);
-            } else if (response.isError()) {
-                writeFixed(response.status, "application/json", response.errorBody);
-            } else {
-                String id = "chatcmpl-stub" + responseIds.incrementAndGet();
-                long created = Instant.now().getEpochSecond();
-                String model = request.path("model").asText("gpt-stub");
-                if (request.path("stream").asBoolean(false)) {
-                    writeStream(response, response.chunkFrames(id, created, model));
-                } else {
-                    writeCompletion(response, response.completionJson(id, created, model));
-                }
+                writeFixed(500, "application/json", NO_SCRIPTED_RESPONSE, Map.of());
+                return true;
             }
+            return switch (response.kind) {
+                case FIXED_BODY -> {
+                    writeFixed(response.status, response.contentType, response.fixedBody, response.headers);
+                    yield true;
+                }
+                case CLOSE_CONNECTION -> false; // serve() closes the socket
+                case RESET_CONNECTION -> {
+                    socket.setSoLinger(true, 0); // closing now sends RST instead of FIN
+                    socket.close();
+                    yield false;
+                }
+                case COMPLETION -> {
+                    String id = "chatcmpl-stub" + responseIds.incrementAndGet();
+                    long created = Instant.now().getEpochSecond();
+                    String model = request.path("model").asText("gpt-stub");
+                    yield request.path("stream").asBoolean(false)
+                            ? writeStream(response, response.chunkFrames(id, created, model))
+                            : writeCompletion(response, response.completionJson(id, created, model));
+                }
+            };
         }
 
-        private void writeCompletion(StubResponse response, String json) throws IOException {
+        private boolean writeCompletion(StubResponse response, String json) throws IOException {
             if (response.stallAfter != null) {
                 holdOpen(null);
-            } else if (response.malformedAfter != null) {
-                writeFixed(200, "application/json", "{not json");
-            } else if (response.dropAfter == null) {
-                writeFixed(200, "application/json", json);
+                return false;
             }
-            // dropAfter: serve() closes the socket without any response having been written
+            if (response.dropAfter != null) {
+                return false; // serve() closes the socket without any response having been written
+            }
+            writeFixed(200, "application/json", response.malformedAfter != null ? "{not json" : json, response.headers);
+            return true;
         }
 
-        private void writeStream(StubResponse response, List<String> frames) throws IOException {
-            writeHead(200, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n");
+        /** Writes the stream; whether it ended properly (the connection may then carry another request). */
+        private boolean writeStream(StubResponse response, List<String> frames) throws IOException {
+            writeHead(200, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n",
+                    response.headers);
             Random byteSplitter = response.newByteSplitter();
+            byte[] comment = response.comment == null ? null
+                    : (": " + response.comment + "\n\n").getBytes(StandardCharsets.UTF_8);
             // Each pass sends data frame number `sent`, or [DONE] once all data frames are out.
             for (int sent = 0; sent <= frames.size(); sent++) {
                 if (sent > 0 && !response.delayBetweenChunks.isZero()) {
@@ -340,19 +440,35 @@ public final class OpenAiStub implements AutoCloseable {
                 if (isAt(response.malformedAfter, sent)) {
                     writeBodyBytes(MALFORMED_FRAME, byteSplitter);
                 }
+                if (isAt(response.errorAfter, sent)) {
+                    byte[] error = sseFrame(response.inlineError);
+                    writeBodyBytes(response.errorEvent ? concat(ERROR_EVENT_LINE, error) : error, byteSplitter);
+                    writeBodyBytes(DONE_FRAME, byteSplitter);
+                    writeRaw(LAST_CHUNK);
+                    return true;
+                }
+                if (isAt(response.endAfter, sent)) {
+                    writeRaw(LAST_CHUNK);
+                    return true;
+                }
                 if (isAt(response.dropAfter, sent)) {
                     // serve() closes with FIN, not RST, so all bytes sent so far reach the client before it sees
                     // the chunked body end early. (The JDK client may still drop frames it has not handed to its
                     // reader yet; tests that need them delivered pace the stream with delayBetweenChunks.)
-                    return;
+                    return false;
                 }
                 if (isAt(response.stallAfter, sent)) {
                     holdOpen(null);
-                    return;
+                    return false;
+                }
+                if (comment != null) {
+                    writeBodyBytes(comment, byteSplitter);
                 }
                 writeBodyBytes(sent < frames.size() ? sseFrame(frames.get(sent)) : DONE_FRAME, byteSplitter);
             }
             writeRaw(LAST_CHUNK);
+            changed(() -> completedStreams++);
+            return true;
         }
 
         /**
@@ -396,18 +512,23 @@ public final class OpenAiStub implements AutoCloseable {
             }
         }
 
-        private void writeFixed(int status, String contentType, String body) throws IOException {
+        private void writeFixed(int status, String contentType, String body, Map<String, String> headers)
+                throws IOException {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            writeHead(status, contentType, "Content-Length: " + bytes.length + "\r\n");
+            writeHead(status, contentType, "Content-Length: " + bytes.length + "\r\n", headers);
             writeRaw(bytes);
         }
 
-        private void writeHead(int status, String contentType, String extraHeaders) throws IOException {
-            String head = "HTTP/1.1 " + status + " " + reasonPhrase(status) + "\r\n"
-                    + "Content-Type: " + contentType + "\r\n"
-                    + extraHeaders
-                    + "Connection: close\r\n\r\n";
-            writeRaw(head.getBytes(StandardCharsets.US_ASCII));
+        private void writeHead(int status, String contentType, String framing, Map<String, String> headers)
+                throws IOException {
+            StringBuilder head = new StringBuilder("HTTP/1.1 " + status + " " + reasonPhrase(status) + "\r\n");
+            if (contentType != null) {
+                head.append("Content-Type: ").append(contentType).append("\r\n");
+            }
+            head.append(framing);
+            headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+            head.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n");
+            writeRaw(head.toString().getBytes(StandardCharsets.US_ASCII));
         }
 
         /** Writes and flushes; a failure while the stub is open means the client went away. */

@@ -5,22 +5,27 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 
 /**
  * One scripted answer of {@link OpenAiStub} to a {@code POST /v1/chat/completions}.
  *
- * <p>Either an HTTP error ({@link #error}) or a completion ({@link #stream()} builder). A completion is
- * served as an SSE stream of {@code chat.completion.chunk} objects when the request says
- * {@code "stream": true}, otherwise as a single {@code chat.completion} object with the same content.
+ * <p>A completion ({@link #stream()} builder), served as an SSE stream of {@code chat.completion.chunk} objects
+ * when the request says {@code "stream": true}, otherwise as a single {@code chat.completion} object with the same
+ * content; or a fixed body with any status ({@link #error}, {@link #body}); or no answer at all, the connection
+ * closed ({@link #closeConnection()}) or reset ({@link #resetConnection()}) after the request was read. Any of them
+ * may carry extra response headers ({@link #withHeader}, e.g. {@code Retry-After}).
  *
  * <p>The SSE stream consists of numbered <em>data frames</em>, which the fault-injection options
- * ({@code stallAfter}, {@code dropAfter}, {@code malformedAfter}) count:
+ * ({@code stallAfter}, {@code dropAfter}, {@code malformedAfter}, {@code errorAfter}, {@code endAfter}) count:
  * <ol>
  *   <li>the role chunk {@code delta: {"role":"assistant","content":""}};</li>
- *   <li>one chunk per {@link Builder#text text} delta;</li>
+ *   <li>one chunk per {@link Builder#text text}, {@link Builder#refusal refusal} or reasoning
+ *       ({@link Builder#reasoning}, {@link Builder#reasoningContent}) delta, in the order added;</li>
  *   <li>per {@link Builder#toolCall tool call}: a header chunk (id, name, empty arguments), then one chunk
  *       per argument fragment;</li>
  *   <li>the finish chunk ({@code delta: {}}, {@code finish_reason});</li>
@@ -36,44 +41,93 @@ public final class StubResponse {
 
     private static final int MAX_RANDOM_ARGUMENT_FRAGMENT = 8;
 
+    /** What the stub does with the request. */
+    enum Kind { COMPLETION, FIXED_BODY, CLOSE_CONNECTION, RESET_CONNECTION }
+
+    final Kind kind;
     final int status;
-    final String errorBody;
-    private final List<String> textDeltas;
+    final String contentType;
+    final String fixedBody;
+    final Map<String, String> headers;
+    private final List<Delta> deltas;
     private final List<ToolCall> toolCalls;
     private final String finishReason;
     private final Usage usage;
     final Integer stallAfter;
     final Integer dropAfter;
     final Integer malformedAfter;
+    final Integer errorAfter;
+    final String inlineError;
+    final boolean errorEvent;
+    final Integer endAfter;
+    final String comment;
     final Duration delayBetweenChunks;
     private final Long byteSplitSeed;
 
-    private StubResponse(int status, String errorBody) {
+    private StubResponse(Kind kind, int status, String contentType, String fixedBody, Map<String, String> headers) {
+        this.kind = kind;
         this.status = status;
-        this.errorBody = errorBody;
-        this.textDeltas = List.of();
+        this.contentType = contentType;
+        this.fixedBody = fixedBody;
+        this.headers = headers;
+        this.deltas = List.of();
         this.toolCalls = List.of();
         this.finishReason = null;
         this.usage = null;
         this.stallAfter = null;
         this.dropAfter = null;
         this.malformedAfter = null;
+        this.errorAfter = null;
+        this.inlineError = null;
+        this.errorEvent = false;
+        this.endAfter = null;
+        this.comment = null;
         this.delayBetweenChunks = Duration.ZERO;
         this.byteSplitSeed = null;
     }
 
-    private StubResponse(Builder b, List<ToolCall> toolCalls) {
+    private StubResponse(Builder b, List<ToolCall> toolCalls, Map<String, String> headers) {
+        this.kind = Kind.COMPLETION;
         this.status = 200;
-        this.errorBody = null;
-        this.textDeltas = List.copyOf(b.textDeltas);
+        this.contentType = null;
+        this.fixedBody = null;
+        this.headers = headers;
+        this.deltas = List.copyOf(b.deltas);
         this.toolCalls = toolCalls;
         this.finishReason = b.finishReason != null ? b.finishReason : toolCalls.isEmpty() ? "stop" : "tool_calls";
         this.usage = b.usage;
         this.stallAfter = b.stallAfter;
         this.dropAfter = b.dropAfter;
         this.malformedAfter = b.malformedAfter;
+        this.errorAfter = b.errorAfter;
+        this.inlineError = b.inlineError;
+        this.errorEvent = b.errorEvent;
+        this.endAfter = b.endAfter;
+        this.comment = b.comment;
         this.delayBetweenChunks = b.delayBetweenChunks;
         this.byteSplitSeed = b.byteSplitSeed;
+    }
+
+    private StubResponse(StubResponse original, Map<String, String> headers) {
+        this.kind = original.kind;
+        this.status = original.status;
+        this.contentType = original.contentType;
+        this.fixedBody = original.fixedBody;
+        this.headers = headers;
+        this.deltas = original.deltas;
+        this.toolCalls = original.toolCalls;
+        this.finishReason = original.finishReason;
+        this.usage = original.usage;
+        this.stallAfter = original.stallAfter;
+        this.dropAfter = original.dropAfter;
+        this.malformedAfter = original.malformedAfter;
+        this.errorAfter = original.errorAfter;
+        this.inlineError = original.inlineError;
+        this.errorEvent = original.errorEvent;
+        this.endAfter = original.endAfter;
+        this.comment = original.comment;
+        this.delayBetweenChunks = original.delayBetweenChunks;
+        this.byteSplitSeed = original.byteSplitSeed;
     }
 
     /** Starts a completion (text and/or tool calls), served streamed or not depending on the request. */
@@ -89,11 +143,32 @@ public final class StubResponse {
         if (status < 400 || status > 599) {
             throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
         }
-        return new StubResponse(status, Objects.requireNonNull(jsonBody, "jsonBody"));
+        return body(status, "application/json", Objects.requireNonNull(jsonBody, "jsonBody"));
     }
 
-    boolean isError() {
-        return errorBody != null;
+    /**
+     * Any status with a fixed body, e.g. what a proxy in front of the LLM answers a streaming request with:
+     * {@code body(200, "text/html", "<html>...")}; {@code contentType} null sends no {@code Content-Type}.
+     */
+    public static StubResponse body(int status, String contentType, String body) {
+        return new StubResponse(Kind.FIXED_BODY, status, contentType, Objects.requireNonNull(body, "body"), Map.of());
+    }
+
+    /** No answer: the stub reads the request, then closes the connection (FIN). */
+    public static StubResponse closeConnection() {
+        return new StubResponse(Kind.CLOSE_CONNECTION, 0, null, null, Map.of());
+    }
+
+    /** No answer: the stub reads the request, then resets the connection (RST). */
+    public static StubResponse resetConnection() {
+        return new StubResponse(Kind.RESET_CONNECTION, 0, null, null, Map.of());
+    }
+
+    /** This response with one more response header, e.g. {@code withHeader("Retry-After", "1")}. */
+    public StubResponse withHeader(String name, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+        return new StubResponse(this, Map.copyOf(more));
     }
 
     /** Random slice lengths for {@link Builder#splitFramesAtBytes}, or {@code null} if not splitting. */
@@ -108,8 +183,8 @@ public final class StubResponse {
         ObjectNode roleDelta = JSON.createObjectNode().put("role", "assistant").put("content", "");
         frames.add(chunk(id, created, model, roleDelta, null));
 
-        for (String text : textDeltas) {
-            frames.add(chunk(id, created, model, JSON.createObjectNode().put("content", text), null));
+        for (Delta delta : deltas) {
+            frames.add(chunk(id, created, model, JSON.createObjectNode().put(delta.field(), delta.text()), null));
         }
 
         for (int i = 0; i < toolCalls.size(); i++) {
@@ -144,12 +219,18 @@ public final class StubResponse {
                 .put("model", model);
         ObjectNode choice = completion.putArray("choices").addObject().put("index", 0);
         ObjectNode message = choice.putObject("message").put("role", "assistant");
-        if (textDeltas.isEmpty()) {
+        String content = joined("content");
+        String refusal = joined("refusal");
+        if (content.isEmpty()) {
             message.putNull("content");
         } else {
-            message.put("content", String.join("", textDeltas));
+            message.put("content", content);
         }
-        message.putNull("refusal");
+        if (refusal.isEmpty()) {
+            message.putNull("refusal");
+        } else {
+            message.put("refusal", refusal);
+        }
         if (!toolCalls.isEmpty()) {
             ArrayNode calls = message.putArray("tool_calls");
             for (ToolCall call : toolCalls) {
@@ -163,6 +244,12 @@ public final class StubResponse {
             completion.set("usage", usage.toJson());
         }
         return completion.toString();
+    }
+
+    private String joined(String field) {
+        StringBuilder text = new StringBuilder();
+        deltas.stream().filter(d -> d.field().equals(field)).forEach(d -> text.append(d.text()));
+        return text.toString();
     }
 
     private static String chunk(String id, long created, String model, ObjectNode delta, String finishReason) {
@@ -192,6 +279,9 @@ public final class StubResponse {
         return delta;
     }
 
+    /** A piece of the assistant's message: {@code field} is {@code content}, {@code refusal}, {@code reasoning}... */
+    private record Delta(String field, String text) {}
+
     private record ToolCallSpec(String id, String name, String arguments) {}
 
     private record ToolCall(String id, String name, String arguments, List<String> argumentFragments) {}
@@ -208,7 +298,7 @@ public final class StubResponse {
     /** Builder for completions; every option is optional. */
     public static final class Builder {
 
-        private final List<String> textDeltas = new ArrayList<>();
+        private final List<Delta> deltas = new ArrayList<>();
         private final List<ToolCallSpec> toolCalls = new ArrayList<>();
         private int[] argumentChunkSizes;
         private Long argumentSplitSeed;
@@ -217,15 +307,39 @@ public final class StubResponse {
         private Integer stallAfter;
         private Integer dropAfter;
         private Integer malformedAfter;
+        private Integer errorAfter;
+        private String inlineError;
+        private boolean errorEvent;
+        private Integer endAfter;
+        private String comment;
         private Duration delayBetweenChunks = Duration.ZERO;
         private Long byteSplitSeed;
 
         private Builder() {}
 
-        /** Text deltas, one chunk each, appended after any earlier ones. */
+        /** Text deltas ({@code delta.content}), one chunk each, appended after any earlier deltas. */
         public Builder text(String... deltas) {
-            for (String delta : deltas) {
-                textDeltas.add(Objects.requireNonNull(delta, "delta"));
+            return deltas("content", deltas);
+        }
+
+        /** Refusal deltas ({@code delta.refusal}, as OpenAI streams a declined request), one chunk each. */
+        public Builder refusal(String... deltas) {
+            return deltas("refusal", deltas);
+        }
+
+        /** Reasoning deltas as OpenRouter and recent vLLM stream them ({@code delta.reasoning}), one chunk each. */
+        public Builder reasoning(String... deltas) {
+            return deltas("reasoning", deltas);
+        }
+
+        /** Reasoning deltas as DeepSeek and older vLLM stream them ({@code delta.reasoning_content}). */
+        public Builder reasoningContent(String... deltas) {
+            return deltas("reasoning_content", deltas);
+        }
+
+        private Builder deltas(String field, String... texts) {
+            for (String text : texts) {
+                deltas.add(new Delta(field, Objects.requireNonNull(text, "delta")));
             }
             return this;
         }
@@ -304,6 +418,41 @@ public final class StubResponse {
             return this;
         }
 
+        /**
+         * After {@code frames} data frames, sends the data frame {@code errorJson} (an inline error object such as
+         * {@code {"error":{"message":"overloaded","code":503}}}, as vLLM and OpenRouter send one mid-stream), then
+         * {@code [DONE]}, and ends the body properly. Streaming only.
+         */
+        public Builder errorAfter(int frames, String errorJson) {
+            this.errorAfter = frames;
+            this.inlineError = Objects.requireNonNull(errorJson, "errorJson");
+            this.errorEvent = false;
+            return this;
+        }
+
+        /** Like {@link #errorAfter}, but the error is an {@code event: error} with this data (any text). */
+        public Builder errorEventAfter(int frames, String data) {
+            errorAfter(frames, data);
+            this.errorEvent = true;
+            return this;
+        }
+
+        /**
+         * After {@code frames} data frames, ends the body properly (chunked-encoding terminator) without the
+         * remaining frames and without {@code [DONE]}: a stream that stops early but looks complete to HTTP.
+         * Streaming only.
+         */
+        public Builder endAfter(int frames) {
+            this.endAfter = frames;
+            return this;
+        }
+
+        /** Precedes every data frame with the SSE comment {@code : comment} (proxies send such keep-alives). */
+        public Builder commentBeforeEachFrame(String comment) {
+            this.comment = Objects.requireNonNull(comment, "comment");
+            return this;
+        }
+
         /** Pause after every data frame, before whatever comes next (frame, injected fault or {@code [DONE]}). */
         public Builder delayBetweenChunks(Duration delay) {
             if (delay.isNegative()) {
@@ -329,11 +478,13 @@ public final class StubResponse {
             for (ToolCallSpec call : toolCalls) {
                 calls.add(new ToolCall(call.id(), call.name(), call.arguments(), fragments(call.arguments(), random)));
             }
-            StubResponse response = new StubResponse(this, List.copyOf(calls));
+            StubResponse response = new StubResponse(this, List.copyOf(calls), Map.of());
             int frameCount = response.chunkFrames("", 0, "").size();
             checkFramePosition("stallAfter", stallAfter, frameCount);
             checkFramePosition("dropAfter", dropAfter, frameCount);
             checkFramePosition("malformedAfter", malformedAfter, frameCount);
+            checkFramePosition("errorAfter", errorAfter, frameCount);
+            checkFramePosition("endAfter", endAfter, frameCount);
             return response;
         }
 

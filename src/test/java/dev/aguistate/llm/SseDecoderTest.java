@@ -1,0 +1,144 @@
+package dev.aguistate.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.langchain4j.http.client.sse.ServerSentEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SseDecoderTest {
+
+    private static final String STREAM = """
+            : OPENROUTER PROCESSING
+
+            data: {"delta":"Grüße 🌍"}
+
+            event: error
+            data: {"error":
+            data:  {"message":"two lines"}}
+
+            id: 7
+            retry: 1000
+            data:no space
+
+            data: [DONE]
+
+            """;
+
+    private static final List<ServerSentEvent> EVENTS = List.of(
+            new ServerSentEvent(null, "{\"delta\":\"Grüße 🌍\"}"),
+            new ServerSentEvent("error", "{\"error\":\n {\"message\":\"two lines\"}}"),
+            new ServerSentEvent(null, "no space"),
+            new ServerSentEvent(null, "[DONE]"));
+
+    @Test
+    void decodesDataEventNamesMultiLineDataAndSkipsCommentsAndOtherFields() {
+        assertEquals(EVENTS, decodeInOneChunk(STREAM));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\r\n", "\r"})
+    void acceptsCrlfAndCrLineEndings(String lineEnding) {
+        assertEquals(EVENTS, decodeInOneChunk(STREAM.replace("\n", lineEnding)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void chunkBoundariesAnywhereIncludingInsideUtf8AndCrlf(long seed) {
+        byte[] body = STREAM.replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8);
+        Random random = new Random(seed);
+        SseDecoder decoder = new SseDecoder();
+        List<ServerSentEvent> events = new ArrayList<>();
+        for (int offset = 0; offset < body.length; ) {
+            int end = Math.min(body.length, offset + 1 + random.nextInt(5));
+            decoder.feed(Arrays.copyOfRange(body, offset, end));
+            drain(decoder, events);
+            offset = end;
+        }
+        decoder.endOfStream();
+        drain(decoder, events);
+        assertEquals(EVENTS, events);
+    }
+
+    @Test
+    void eachByteAloneStillDecodes() {
+        byte[] body = STREAM.getBytes(StandardCharsets.UTF_8);
+        SseDecoder decoder = new SseDecoder();
+        List<ServerSentEvent> events = new ArrayList<>();
+        for (byte b : body) {
+            decoder.feed(new byte[] {b});
+            drain(decoder, events);
+        }
+        assertEquals(EVENTS, events);
+    }
+
+    @Test
+    void anEventIsDeliveredOnlyOnceItsBlankLineArrives() {
+        SseDecoder decoder = new SseDecoder();
+        decoder.feed("data: a\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, decoder.poll());
+        assertEquals(0, decoder.backlog());
+        decoder.feed("\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(1, decoder.backlog());
+        assertEquals(new ServerSentEvent(null, "a"), decoder.poll());
+        assertEquals(0, decoder.backlog());
+    }
+
+    @Test
+    void atTheEndACompleteEventWithoutBlankLineCountsButAnUnterminatedLineDoesNot() {
+        SseDecoder complete = new SseDecoder();
+        complete.feed("data: [DONE]\n".getBytes(StandardCharsets.UTF_8));
+        complete.endOfStream();
+        assertEquals(new ServerSentEvent(null, "[DONE]"), complete.poll());
+
+        SseDecoder cut = new SseDecoder();
+        cut.feed("data: {\"choices\":[{\"de".getBytes(StandardCharsets.UTF_8));
+        cut.endOfStream();
+        assertEquals(null, cut.poll());
+    }
+
+    @Test
+    void eventsWithoutDataAndALeadingByteOrderMarkAreIgnored() {
+        assertEquals(List.of(new ServerSentEvent(null, "x")), decodeInOneChunk("\uFEFFevent: ping\n\ndata:\n\ndata: x\n\n"));
+    }
+
+    @Test
+    void aBodyThatIsNotAnEventStreamYieldsNoEvents() {
+        assertEquals(List.of(), decodeInOneChunk("<!DOCTYPE html>\n<html><body>Bad gateway</body></html>\n"));
+        assertEquals(List.of(), decodeInOneChunk("{\"error\":{\"message\":\"overloaded\"}}"));
+    }
+
+    @Test
+    void aLineWithoutEndIsBoundedInSize() {
+        SseDecoder decoder = new SseDecoder();
+        byte[] megabyte = new byte[1024 * 1024];
+        Arrays.fill(megabyte, (byte) 'x');
+        assertThrows(SseDecoder.EventTooLarge.class, () -> {
+            for (int i = 0; i <= SseDecoder.MAX_EVENT_BYTES / megabyte.length; i++) {
+                decoder.feed(megabyte);
+            }
+        });
+    }
+
+    private static List<ServerSentEvent> decodeInOneChunk(String body) {
+        SseDecoder decoder = new SseDecoder();
+        decoder.feed(body.getBytes(StandardCharsets.UTF_8));
+        decoder.endOfStream();
+        List<ServerSentEvent> events = new ArrayList<>();
+        drain(decoder, events);
+        return events;
+    }
+
+    private static void drain(SseDecoder decoder, List<ServerSentEvent> into) {
+        for (ServerSentEvent event = decoder.poll(); event != null; event = decoder.poll()) {
+            into.add(event);
+        }
+    }
+}

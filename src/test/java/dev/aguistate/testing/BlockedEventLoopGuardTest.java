@@ -1,0 +1,45 @@
+package dev.aguistate.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The guard that every test runs under sees a blocked event loop. */
+class BlockedEventLoopGuardTest {
+
+    @Test
+    void aBlockedEventLoopIsRecorded() throws Exception {
+        Vertx vertx = Vertx.vertx(new VertxOptions()
+                .setMaxEventLoopExecuteTime(50).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+                .setBlockedThreadCheckInterval(10).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
+        try {
+            assertEquals(List.of(), BlockedEventLoopGuard.takeWarnings());
+            CompletableFuture<Void> blocked = new CompletableFuture<>();
+            vertx.runOnContext(v -> {
+                block(TimeUnit.MILLISECONDS.toNanos(500));
+                blocked.complete(null);
+            });
+            blocked.get(5, TimeUnit.SECONDS);
+
+            // Taken here, so that this test, which blocks on purpose, does not fail in the guard's afterEach.
+            List<String> warnings = BlockedEventLoopGuard.takeWarnings();
+            assertTrue(warnings.stream().anyMatch(w -> w.contains("vert.x-eventloop-thread")), warnings.toString());
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Busy, like a CPU-bound handler: the checker measures how long the loop has not come back. */
+    private static void block(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+}
