@@ -5,6 +5,7 @@ import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
+import dev.langchain4j.exception.HttpException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -39,7 +40,8 @@ final class TerminalEvents {
     AgUiEvent failed(Throwable error) {
         if (error instanceof ModelFailure failure) {
             LOG.warnf("threadId=%s runId=%s: run failed: %s (%s)", threadId, runId, failure.kind().code(),
-                    rootMessage(failure));
+                    cause(failure));
+            LOG.debugf(failure, "threadId=%s runId=%s: the upstream's failure in full", threadId, runId);
             return new AgUiEvent.RunError(failure.getMessage(), failure.kind().code(), usage());
         }
         if (error instanceof RunFailure failure) {
@@ -50,12 +52,19 @@ final class TerminalEvents {
         return new AgUiEvent.RunError("The run failed because of an internal error.", "internal_error", usage());
     }
 
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
+    /**
+     * What caused a model failure, for the log: the root exception's type and, for an HTTP error, its status, but
+     * never its message, which carries the upstream's response body (that is at DEBUG only).
+     */
+    static String cause(ModelFailure failure) {
+        Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == error ? "no cause" : root.getClass().getSimpleName() + ": " + root.getMessage();
+        if (root == failure) {
+            return "no cause";
+        }
+        return root instanceof HttpException http ? "HTTP " + http.statusCode() : root.getClass().getSimpleName();
     }
 
     /** Token usage of all rounds, summed; absent when the upstream reported none. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.langchain4j.exception.HttpException;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,16 @@ class TerminalEventsTest {
 
         assertEquals("llm_rate_limited", error.code());
         assertFalse(error.message().contains("secret"));
+    }
+
+    @Test
+    void theLogNamesAnUpstreamFailuresStatusButNeverItsBody() {
+        ModelFailure failure = new ModelFailure(ModelFailure.Kind.RATE_LIMITED,
+                new RuntimeException(new HttpException(429, "{\"error\":\"secret upstream body\"}")));
+
+        assertEquals("HTTP 429", TerminalEvents.cause(failure));
+        assertEquals("IOException", TerminalEvents.cause(
+                new ModelFailure(ModelFailure.Kind.CONNECTION_LOST, new IOException("body text"))));
     }
 
     @Test
