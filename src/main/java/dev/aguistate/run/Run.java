@@ -3,6 +3,7 @@ package dev.aguistate.run;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
@@ -72,7 +73,8 @@ final class Run {
             StartingState.requireObject(input.state());
         }
         this.state = new RunState(agent.hasState() ? startingState() : null);
-        this.client = new ClientMirror(input.state());
+        // a client that sent no state holds none: an empty object, like @ag-ui/client's default
+        this.client = new ClientMirror(input.state() == null ? JsonNodeFactory.instance.objectNode() : input.state());
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
@@ -106,8 +108,13 @@ final class Run {
     List<AgUiEvent> started() {
         List<AgUiEvent> out = new ArrayList<>(3);
         out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
-        if (start.conversation().restate()) {
-            out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
+        switch (start.conversation().restate()) {
+            case NONE -> { }
+            case SNAPSHOT -> out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
+            case CLEAR_THEN_SNAPSHOT -> {
+                out.add(new AgUiEvent.MessagesSnapshot(List.of()));
+                out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
+            }
         }
         if (!confirmations.waiting() && state.kept()) {
             client.snapshotIfDifferent(state.clientView()).ifPresent(out::add);
@@ -134,7 +141,7 @@ final class Run {
      */
     List<AgUiEvent> repeatedResume() {
         List<AgUiEvent> out = new ArrayList<>(2);
-        if (!start.conversation().restate()) {
+        if (start.conversation().restate() == Conversation.Restatement.NONE) {
             out.add(new AgUiEvent.MessagesSnapshot(transcript.messages()));
         }
         if (state.kept()) {

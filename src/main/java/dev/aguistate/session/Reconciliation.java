@@ -65,22 +65,39 @@ final class Reconciliation {
                         + "', which is not a message of this thread");
             }
             List<Message> history = withAdded(stored.subList(0, at), added);
-            return new Result(Outcome.REWOUND, new Conversation(history, added, true, endsOnAQuestion(history)),
-                    conflicts);
+            return new Result(Outcome.REWOUND, new Conversation(history, added, restatement(sent, history, true),
+                    endsOnAQuestion(history)), conflicts);
         }
         if (stored.isEmpty()) {
             List<Message> history = withAdded(List.of(), added);
-            return new Result(Outcome.NEW_THREAD, new Conversation(history, added, !history.equals(sent),
-                    bringsAQuestion(added)), conflicts);
+            return new Result(Outcome.NEW_THREAD, new Conversation(history, added,
+                    restatement(sent, history, false), bringsAQuestion(added)), conflicts);
         }
         if (added.isEmpty() && regenerates(stored, known, conflicts)) {
             List<Message> history = stored.subList(0, known.size());
-            return new Result(Outcome.REGENERATED, new Conversation(history, added, true, true), conflicts);
+            return new Result(Outcome.REGENERATED, new Conversation(history, added,
+                    restatement(sent, history, true), true), conflicts);
         }
         List<Message> history = withAdded(stored, added);
-        boolean restate = !sameIds(sent, history) || !conflicts.isEmpty();
-        return new Result(added.isEmpty() ? Outcome.NOTHING_NEW : Outcome.APPENDED,
-                new Conversation(history, added, restate, bringsAQuestion(added)), conflicts);
+        return new Result(added.isEmpty() ? Outcome.NOTHING_NEW : Outcome.APPENDED, new Conversation(history, added,
+                restatement(sent, history, !conflicts.isEmpty()), bringsAQuestion(added)), conflicts);
+    }
+
+    /**
+     * How the client that sent {@code sent} is brought to {@code history}: nothing when it holds it already (and
+     * {@code changed} is false: no stored version replaced one of its messages), one snapshot when merging it by id
+     * gives the history in order, else an empty snapshot first.
+     */
+    private static Conversation.Restatement restatement(List<Message> sent, List<Message> history, boolean changed) {
+        if (!changed && sameIds(sent, history)) {
+            return Conversation.Restatement.NONE;
+        }
+        Set<String> inHistory = history.stream().map(Message::id).collect(Collectors.toSet());
+        Set<String> held = sent.stream().map(Message::id).collect(Collectors.toSet());
+        List<Message> merged = new ArrayList<>(sent.stream().filter(m -> inHistory.contains(m.id())).toList());
+        history.stream().filter(m -> !held.contains(m.id())).forEach(merged::add);
+        return sameIds(merged, history) ? Conversation.Restatement.SNAPSHOT
+                : Conversation.Restatement.CLEAR_THEN_SNAPSHOT;
     }
 
     /** The client's list is a proper prefix of the stored transcript ending with a stored user message. */

@@ -63,7 +63,7 @@ final class RunFixtures {
     static RunStart newThread(RunAgentInput input, RecordingJournal journal) {
         boolean asks = input.messages().stream().anyMatch(m -> m instanceof Message.User || m instanceof Message.Tool);
         return new RunStart(input, StateLayers.empty(), List.of(),
-                new Conversation(input.messages(), input.messages(), false, asks), Map.of(), ThreadInterrupts.NONE,
+                new Conversation(input.messages(), input.messages(), Conversation.Restatement.NONE, asks), Map.of(), ThreadInterrupts.NONE,
                 journal);
     }
 
@@ -73,7 +73,7 @@ final class RunFixtures {
         List<Message> history = new ArrayList<>(stored.messages());
         history.addAll(added);
         return new RunStart(input, StateLayers.empty().absorb(stored.state()), stored.messages(),
-                new Conversation(history, added, false, answer), Map.of(), stored.interrupts(), stored.journal());
+                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal());
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {

@@ -2,12 +2,14 @@ package dev.aguistate.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.run.Conversation;
+import dev.aguistate.run.Conversation.Restatement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +39,7 @@ class ReconciliationTest {
         assertEquals(Reconciliation.Outcome.APPENDED, r.outcome());
         assertEquals(List.of("u1", "a1", "u2", "a2", "t1", "u3"), ids(r.conversation().history()));
         assertEquals(List.of("t1", "u3"), ids(r.conversation().added()));
-        assertFalse(r.conversation().restate());
+        assertEquals(Restatement.NONE, r.conversation().restate());
         assertTrue(r.conversation().answer());
     }
 
@@ -46,7 +48,7 @@ class ReconciliationTest {
         Conversation c = reconcile(List.of(U3)).conversation();
 
         assertEquals(List.of("u1", "a1", "u2", "a2", "u3"), ids(c.history()));
-        assertTrue(c.restate());
+        assertEquals(Restatement.CLEAR_THEN_SNAPSHOT, c.restate(), "merged by id, its message would stay first");
         assertTrue(c.answer());
     }
 
@@ -55,6 +57,7 @@ class ReconciliationTest {
         Conversation c = reconcile(List.of(new Message.Tool("t1", "done", "c1"))).conversation();
 
         assertEquals(List.of("u1", "a1", "u2", "a2", "t1"), ids(c.history()));
+        assertEquals(Restatement.CLEAR_THEN_SNAPSHOT, c.restate());
         assertTrue(c.answer());
     }
 
@@ -74,7 +77,7 @@ class ReconciliationTest {
 
         assertEquals(List.of("a1"), r.conflicts());
         assertEquals(A1, r.conversation().history().get(1));
-        assertTrue(r.conversation().restate());
+        assertEquals(Restatement.SNAPSHOT, r.conversation().restate());
         assertTrue(r.conversation().answer());
     }
 
@@ -84,7 +87,7 @@ class ReconciliationTest {
 
         assertEquals(Reconciliation.Outcome.REGENERATED, r.outcome());
         assertEquals(List.of("u1", "a1", "u2"), ids(r.conversation().history()));
-        assertTrue(r.conversation().restate());
+        assertEquals(Restatement.SNAPSHOT, r.conversation().restate());
         assertTrue(r.conversation().answer());
     }
 
@@ -95,19 +98,20 @@ class ReconciliationTest {
 
             assertEquals(Reconciliation.Outcome.NOTHING_NEW, r.outcome(), stale.toString());
             assertEquals(STORED, r.conversation().history());
-            assertTrue(r.conversation().restate());
+            assertNotEquals(Restatement.NONE, r.conversation().restate());
             assertFalse(r.conversation().answer());
         }
         Conversation staleWithNew = reconcile(List.of(U1, A1, U3)).conversation();
         assertEquals(List.of("u1", "a1", "u2", "a2", "u3"), ids(staleWithNew.history()));
-        assertTrue(staleWithNew.restate());
+        assertEquals(Restatement.CLEAR_THEN_SNAPSHOT, staleWithNew.restate());
+        assertEquals(Restatement.SNAPSHOT, reconcile(List.of(U1, A1)).conversation().restate());
     }
 
     @Test
     void theWholeStoredHistoryAndNothingElseHasNothingToAnswer() {
         Conversation c = reconcile(STORED).conversation();
 
-        assertFalse(c.restate());
+        assertEquals(Restatement.NONE, c.restate());
         assertFalse(c.answer());
         assertEquals(STORED, c.history());
     }
@@ -119,7 +123,7 @@ class ReconciliationTest {
 
         assertEquals(Reconciliation.Outcome.REWOUND, r.outcome());
         assertEquals(List.of("u1", "a1", "u2b"), ids(r.conversation().history()));
-        assertTrue(r.conversation().restate());
+        assertEquals(Restatement.SNAPSHOT, r.conversation().restate());
         assertTrue(r.conversation().answer());
         assertThrows(Reconciliation.Refused.class, () -> Reconciliation.of(STORED, List.of(U3), "nope"));
     }
@@ -130,7 +134,7 @@ class ReconciliationTest {
 
         assertEquals(Reconciliation.Outcome.NEW_THREAD, r.outcome());
         assertEquals(List.of("u1", "a1", "u3"), ids(r.conversation().history()));
-        assertFalse(r.conversation().restate());
+        assertEquals(Restatement.NONE, r.conversation().restate());
         assertTrue(r.conversation().answer());
         assertFalse(Reconciliation.of(List.of(), List.of(), null).conversation().answer());
     }
