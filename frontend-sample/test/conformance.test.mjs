@@ -6,7 +6,8 @@
 //     fields, when a state patch fails, when an event names an unknown message, ...);
 //   - RUN_STARTED / RUN_FINISHED echo the request's threadId and runId;
 //   - the scripted demo model's scenarios work end to end: plain chat, a backend tool
-//     (get_weather), a frontend tool round trip over two runs (change_background),
+//     (get_weather), a frontend tool round trip over two runs (change_background), a client that
+//     sends only its new message,
 //     20 concurrent runs, abort mid-run followed by a new run, GET /agui/agents, shared state,
 //     and human confirmation: approve and reject through the interrupt / resume round trip
 //     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool.
@@ -301,6 +302,31 @@ test("frontend tool: change_background is left to the client, then answered in a
     JSON.stringify(agent.messages),
   );
   assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("a client that sends only its new message continues the stored conversation", TIMEOUT, async () => {
+  const first = newAgent();
+  addUserMessage(first, "My name is Alice");
+  const run1 = await runAndRecord(first);
+  assertCleanRun(run1);
+
+  // A second client on the same thread that holds nothing but the message it sends.
+  const light = new HttpAgent({ url: CHAT_URL, threadId: first.threadId });
+  addUserMessage(light, "What is my name?");
+  const asked = light.messages[0].id;
+  const run2 = await runAndRecord(light);
+  assertCleanRun(run2);
+
+  assert.ok(ofType(run2, "MESSAGES_SNAPSHOT").length >= 1, "the server restates the conversation the client lacks");
+  assert.ok(lastIndexOfType(run2, "MESSAGES_SNAPSHOT") < indexOfType(run2, "TEXT_MESSAGE_START"), "before the answer");
+  assert.deepEqual(
+    light.messages.map((m) => m.id).slice(0, 3),
+    [...first.messages.map((m) => m.id), asked],
+    `the client holds the whole conversation, in order: ${JSON.stringify(light.messages)}`,
+  );
+  assert.deepEqual(light.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+  const stored = await (await fetch(`${SERVER_URL}/threads/${first.threadId}`)).json();
+  assert.deepEqual(stored.messages.map((m) => m.id), light.messages.map((m) => m.id), "stored = what the client holds");
 });
 
 test("20 concurrent runs on 20 threads all succeed independently", TIMEOUT, async () => {

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * shared state it keeps. Build one with {@link #builder(String)} and expose it as a CDI bean; the registry picks
  * it up.
  *
- * @param state               the state schema; null when the agent keeps no state (client state passes through)
+ * @param state               the state schema ({@link StateSchema#FREE_FORM} unless declared); null when the agent
+ *                            was made stateless: it keeps, shows and stores no state
  * @param predictive          state keys predicted from tool arguments while they stream
  * @param twoPhaseState       each run first asks the LLM for the complete new state as structured output
  *                            (streamed to the client as a prediction, then a snapshot), then for a short summary;
@@ -79,7 +80,7 @@ public record AgentDefinition(String name, String description, String instructio
         private String description;
         private String instructions;
         private final List<BackendTool> tools = new ArrayList<>();
-        private StateSchema state;
+        private StateSchema state = StateSchema.FREE_FORM;
         private final List<PredictiveMapping> predictive = new ArrayList<>();
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
@@ -107,9 +108,18 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
-        /** The agent keeps shared state of this schema ({@link StateSchema#FREE_FORM} for any JSON). */
+        /**
+         * The agent keeps shared state of this schema. Without one it keeps free-form state
+         * ({@link StateSchema#FREE_FORM}: any key, any JSON).
+         */
         public Builder state(StateSchema schema) {
-            this.state = schema;
+            this.state = Objects.requireNonNull(schema, "schema (use stateless() for an agent without state)");
+            return this;
+        }
+
+        /** The agent keeps no state: the LLM is shown none, none is stored, and the client gets no snapshots. */
+        public Builder stateless() {
+            this.state = null;
             return this;
         }
 
@@ -190,7 +200,7 @@ public record AgentDefinition(String name, String description, String instructio
             List<String> used = keys.toList();
             if (state == null && !used.isEmpty()) {
                 throw new IllegalArgumentException(what + " of agent " + name
-                        + " uses state, but the agent declares none");
+                        + " uses state, but the agent is stateless");
             }
             if (state != null && !state.freeForm()) {
                 used.stream().filter(key -> state.key(key).isEmpty()).findFirst().ifPresent(key -> {

@@ -37,8 +37,9 @@ final class AgentsFileModel {
     record Document(List<JsonNode> agents) {}
 
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
-                      List<StateToolEntry> stateTools, List<PredictionEntry> predictive, boolean twoPhaseState,
-                      boolean raiseOnToolFailure, List<String> serverOwned, ConfirmationEntry confirmation) {
+                      boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
+                      boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
+                      ConfirmationEntry confirmation) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -51,7 +52,12 @@ final class AgentsFileModel {
                     .description(description)
                     .instructions(instructions)
                     .raiseOnToolFailure(raiseOnToolFailure);
-            if (state != null) {
+            if (stateless && state != null) {
+                throw new IllegalArgumentException("a stateless agent declares no state; remove 'state' or 'stateless'");
+            }
+            if (stateless) {
+                agent.stateless();
+            } else if (state != null) {
                 StateSchema.Builder schema = StateSchema.builder();
                 state.forEach((key, entry) -> schema.key(at("state key '" + key + "'", () -> entry.toStateKey(key))));
                 agent.state(schema.build());

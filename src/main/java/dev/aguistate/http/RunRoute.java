@@ -101,9 +101,10 @@ public class RunRoute {
     private static ErrorBody refusal(Throwable failure) {
         if (failure instanceof SessionRefused refused) {
             return switch (refused.reason()) {
-                case THREAD_NOT_FOUND -> ErrorBody.threadNotFound(refused.threadId());
-                case THREAD_BUSY -> new ErrorBody(409, "thread_busy", "thread '" + refused.threadId()
-                        + "' has a run in progress; retry when it has finished");
+                case THREAD_NOT_FOUND -> new ErrorBody(404, "thread_not_found", refused.getMessage());
+                case THREAD_BUSY -> new ErrorBody(409, "thread_busy", refused.getMessage());
+                case THREAD_OF_ANOTHER_AGENT -> new ErrorBody(409, "thread_agent_mismatch", refused.getMessage());
+                case MESSAGES_REFUSED -> new ErrorBody(422, "invalid_messages", refused.getMessage());
             };
         }
         LOG.warn("the thread store failed while starting a run", failure);

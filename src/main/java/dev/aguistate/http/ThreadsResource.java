@@ -20,6 +20,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -38,6 +40,12 @@ public class ThreadsResource {
     /** A thread with its state and complete history. */
     public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
                              JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts) {}
+
+    /**
+     * A page of a thread's messages, newest first; {@code nextBefore} is the cursor for the next (older) page, absent
+     * on the last one.
+     */
+    public record MessagePage(List<Message> messages, String nextBefore) {}
 
     private static final int MAX_PAGE = 100;
 
@@ -74,6 +82,41 @@ public class ThreadsResource {
         return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
                 .map(t -> json(view(t)))
                 .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
+    }
+
+    @GET
+    @Path("/{threadId}/messages")
+    @Operation(summary = "A page of a thread's messages, newest first",
+            description = "For long threads: `limit` messages (1 to 100, default 20) older than the message `before` "
+                    + "(absent: the newest). The answer's `nextBefore` is the `before` of the next page; it is absent "
+                    + "on the last one.")
+    public Uni<Response> messages(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id,
+                                  @QueryParam("before") String before,
+                                  @QueryParam("limit") @DefaultValue("20") int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
+                    "limit must be between 1 and " + MAX_PAGE).toResponse());
+        }
+        return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
+                .map(t -> page(t.messages(), before, limit))
+                .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
+    }
+
+    private static Response page(List<Message> messages, String before, int limit) {
+        int end = messages.size();
+        if (before != null) {
+            end = 0;
+            while (end < messages.size() && !messages.get(end).id().equals(before)) {
+                end++;
+            }
+            if (end == messages.size()) {
+                return new ErrorBody(400, "invalid_cursor", "'before' names no message of this thread").toResponse();
+            }
+        }
+        int start = Math.max(0, end - limit);
+        List<Message> page = new ArrayList<>(messages.subList(start, end));
+        Collections.reverse(page);
+        return json(new MessagePage(page, start > 0 ? messages.get(start).id() : null));
     }
 
     @DELETE

@@ -92,8 +92,15 @@ public class AgentRunner {
         LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
     }
 
-    /** Carries out the answers to what the thread waited for, if any, then continues with the LLM. */
+    /**
+     * Carries out the answers to what the thread waited for, if any, then continues with the LLM; a run with
+     * nothing to answer ends after restating the thread.
+     */
     private Multi<AgUiEvent> resume(Run run) {
+        if (!run.hasSomethingToAnswer()) {
+            return Multi.createFrom().deferred(() -> run.commitUnanswered()
+                    .onItem().transform(kept -> run.finishedUnanswered()).toMulti());
+        }
         Confirmations.Resumption resumption = run.resumption();
         if (resumption instanceof Confirmations.NothingOpen) {
             return round(run);

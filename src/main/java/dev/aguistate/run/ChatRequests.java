@@ -54,7 +54,7 @@ final class ChatRequests {
             messages.add(SystemMessage.from(agent.instructions()));
         }
         if (state != null) {
-            messages.add(SystemMessage.from(statePrompt.render(state)));
+            statePrompt.message(state).map(SystemMessage::from).ifPresent(messages::add);
         }
         SystemMessage contextMessage = ConversationMapper.contextMessage(context);
         if (contextMessage != null) {

@@ -64,8 +64,8 @@ final class ConfirmationFlow {
      */
     Confirmations.Resumption resumption() {
         if (resumption == null) {
-            resumption = Confirmations.resolve(start.interrupts(), start.input(), start.storedHistory(), waitingCalls,
-                    Instant.now());
+            resumption = Confirmations.resolve(start.interrupts(), start.input().resume(),
+                    start.conversation().added(), waitingCalls, Instant.now());
         }
         return resumption;
     }
@@ -126,6 +126,12 @@ final class ConfirmationFlow {
     /** What the thread waits for after this run. */
     ThreadInterrupts interruptsAfter() {
         return start.interrupts().next(opened, answered);
+    }
+
+    /** The outcome of a run that answered nothing: the thread's open interrupts, asked again. */
+    RunOutcome stillWaiting() {
+        return start.interrupts().open().isEmpty() || clientConfirms ? RunOutcome.SUCCESS
+                : new RunOutcome.Interrupted(start.interrupts().open());
     }
 
     /** The run's outcome: the interrupts it opened, unless they took the client-tool form. */

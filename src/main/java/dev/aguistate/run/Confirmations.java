@@ -5,7 +5,6 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ResumeEntry;
-import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.ToolCall;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -76,13 +75,14 @@ final class Confirmations {
     /**
      * Reads the answers the request carries to the thread's open interrupts.
      *
+     * @param added        the request's new messages: answers in the client-tool form, or a new user message
      * @param waitingCalls the stored calls the open interrupts ask about, by call id ({@link #waitingCalls})
      * @throws RunFailure when the answers are incomplete, name unknown interrupts, are malformed, or approve an
      *                    expired interrupt; nothing is kept then and the thread still waits
      */
-    static Resumption resolve(ThreadInterrupts interrupts, RunAgentInput input, List<Message> storedHistory,
+    static Resumption resolve(ThreadInterrupts interrupts, List<ResumeEntry> entries, List<Message> added,
                               Map<String, ToolCall> waitingCalls, Instant now) {
-        Map<String, ResumeEntry> resume = input.resume().stream()
+        Map<String, ResumeEntry> resume = entries.stream()
                 .collect(Collectors.toMap(ResumeEntry::interruptId, Function.identity(), (first, again) -> first));
         Set<String> open = interrupts.open().stream().map(Interrupt::id).collect(Collectors.toSet());
         List<String> unknown = resume.keySet().stream()
@@ -97,7 +97,7 @@ final class Confirmations {
         List<String> unanswered = new ArrayList<>();
         for (Interrupt interrupt : interrupts.open()) {
             Optional<Answer> answer = Optional.ofNullable(resume.get(interrupt.id())).map(Confirmations::answer)
-                    .or(() -> toolAnswer(input.messages(), interrupt.id()));
+                    .or(() -> toolAnswer(added, interrupt.id()));
             if (answer.isEmpty()) {
                 unanswered.add(interrupt.id());
             } else {
@@ -107,7 +107,7 @@ final class Confirmations {
         if (unanswered.isEmpty()) {
             return new Answered(decisions);
         }
-        if (decisions.isEmpty() && bringsNewUserMessage(input.messages(), storedHistory)) {
+        if (decisions.isEmpty() && added.stream().anyMatch(m -> m instanceof Message.User)) {
             // the user wrote instead of answering: every waiting change is declined
             return new Answered(interrupts.open().stream()
                     .map(interrupt -> decide(interrupt, Answer.DECLINED, waitingCalls, now)).toList());
@@ -204,11 +204,6 @@ final class Confirmations {
         } catch (DateTimeParseException e) {
             return false;
         }
-    }
-
-    private static boolean bringsNewUserMessage(List<Message> messages, List<Message> storedHistory) {
-        Set<String> stored = storedHistory.stream().map(Message::id).collect(Collectors.toSet());
-        return messages.stream().anyMatch(m -> m instanceof Message.User && !stored.contains(m.id()));
     }
 
     private static RunFailure invalidAnswer(String message) {

@@ -1,21 +1,36 @@
 package dev.aguistate.run;
 
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Message;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** The assistant message being streamed in the current LLM call. */
+/**
+ * The assistant message being streamed in the current LLM call, and its reasoning. Reasoning is kept as the
+ * reasoning messages the client builds from the {@code REASONING_*} events, before or after the assistant message
+ * as the client placed them (it creates each message when its first event arrives).
+ */
 final class Round {
     final String messageId;
     final StringBuilder text = new StringBuilder();
     final Map<Integer, ToolCallState> toolCalls = new TreeMap<>();
+    /** Reasoning that started before the assistant message did, and after. */
+    final List<Message.Reasoning> reasoningBefore = new ArrayList<>();
+    final List<Message.Reasoning> reasoningAfter = new ArrayList<>();
     boolean textOpen;
-    String reasoningId;
+    private String reasoningId;
+    private final StringBuilder reasoning = new StringBuilder();
 
     Round(String messageId) {
         this.messageId = messageId;
+    }
+
+    /** The client created the assistant message: it has text or a tool call. */
+    private boolean assistantStarted() {
+        return textOpen || !text.isEmpty() || !toolCalls.isEmpty();
     }
 
     void reason(String delta, List<AgUiEvent> out) {
@@ -24,6 +39,7 @@ final class Round {
             out.add(new AgUiEvent.ReasoningStart(reasoningId));
             out.add(new AgUiEvent.ReasoningMessageStart(reasoningId));
         }
+        reasoning.append(delta);
         out.add(new AgUiEvent.ReasoningMessageContent(reasoningId, delta));
     }
 
@@ -31,6 +47,9 @@ final class Round {
         if (reasoningId != null) {
             out.add(new AgUiEvent.ReasoningMessageEnd(reasoningId));
             out.add(new AgUiEvent.ReasoningEnd(reasoningId));
+            (assistantStarted() ? reasoningAfter : reasoningBefore)
+                    .add(new Message.Reasoning(reasoningId, reasoning.toString(), null, null));
+            reasoning.setLength(0);
             reasoningId = null;
         }
     }

@@ -3,6 +3,7 @@ package dev.aguistate.run;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
@@ -65,11 +66,15 @@ final class Run {
         this.start = start;
         this.input = start.input();
         this.settings = settings;
-        this.transcript = new Transcript(start.history());
+        this.transcript = new Transcript(start.conversation().history());
         this.tools = OfferedTools.of(agent, input);
         this.confirmations = new ConfirmationFlow(agent, start, tools.clientConfirms(), settings.confirmationExpiry());
+        if (!agent.hasState()) {
+            StartingState.requireObject(input.state());
+        }
         this.state = new RunState(agent.hasState() ? startingState() : null);
-        this.client = new ClientMirror(input.state());
+        // a client that sent no state holds none: an empty object, like @ag-ui/client's default
+        this.client = new ClientMirror(input.state() == null ? JsonNodeFactory.instance.objectNode() : input.state());
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
@@ -96,20 +101,33 @@ final class Run {
     }
 
     /**
-     * RUN_STARTED; the stored history if the client reloaded and sent none; then the state as the server sees it
-     * if that differs from what the client sent — unless the thread waits for answers: the client shows the
-     * proposal until the answers' snapshot settles it.
+     * RUN_STARTED; the conversation if the client's list differs from it (a reload, a client that sent only its new
+     * messages, a regenerate); then the state as the server sees it if that differs from what the client sent —
+     * unless the thread waits for answers: the client shows the proposal until the answers' snapshot settles it.
      */
     List<AgUiEvent> started() {
         List<AgUiEvent> out = new ArrayList<>(3);
         out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
-        if (start.hydrates()) {
-            out.add(new AgUiEvent.MessagesSnapshot(start.storedHistory()));
+        switch (start.conversation().restate()) {
+            case NONE -> { }
+            case SNAPSHOT -> out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
+            case CLEAR_THEN_SNAPSHOT -> {
+                out.add(new AgUiEvent.MessagesSnapshot(List.of()));
+                out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
+            }
         }
         if (!confirmations.waiting() && state.kept()) {
             client.snapshotIfDifferent(state.clientView()).ifPresent(out::add);
         }
         return out;
+    }
+
+    /**
+     * Whether the model has anything to answer: a new user or tool message, a regenerate, or answers to the
+     * thread's interrupts. A run without (a reload, a stale tab) restates the thread and calls no LLM.
+     */
+    boolean hasSomethingToAnswer() {
+        return start.conversation().answer() || !input.resume().isEmpty();
     }
 
     /** @throws RunFailure when the request's answers to the thread's interrupts are incomplete or invalid */
@@ -123,7 +141,7 @@ final class Run {
      */
     List<AgUiEvent> repeatedResume() {
         List<AgUiEvent> out = new ArrayList<>(2);
-        if (!start.hydrates()) {
+        if (start.conversation().restate() == Conversation.Restatement.NONE) {
             out.add(new AgUiEvent.MessagesSnapshot(transcript.messages()));
         }
         if (state.kept()) {
@@ -265,8 +283,25 @@ final class Run {
 
     /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
     Uni<Void> commit() {
-        return start.journal().commit(state.kept() ? state.current().toJson() : input.state(), transcript.messages(),
+        return start.journal().commit(state.kept() ? state.current().toJson() : null, transcript.messages(),
                 confirmations.interruptsAfter());
+    }
+
+    /**
+     * Keeps what a run with nothing to answer brought: its new messages (a client's own assistant or system
+     * message), if any, with the state; the thread's interrupts stay as they were. Nothing is written otherwise.
+     */
+    Uni<Void> commitUnanswered() {
+        if (start.conversation().added().isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return start.journal().commit(state.kept() ? state.current().toJson() : null, transcript.messages(),
+                start.interrupts());
+    }
+
+    /** RUN_FINISHED of a run with nothing to answer: still waiting for what the thread waited for. */
+    AgUiEvent finishedUnanswered() {
+        return ending.finished(confirmations.stillWaiting());
     }
 
     /** RUN_FINISHED, with the interrupts the run opened as its outcome. */

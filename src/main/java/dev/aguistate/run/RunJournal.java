@@ -13,7 +13,8 @@ import java.util.List;
 public interface RunJournal {
 
     /**
-     * @param state      the authoritative state at the end of the run (null when the agent keeps no state)
+     * @param state      the authoritative state at the end of the run (null when the agent keeps no state: the
+     *                   stored state stays as it is)
      * @param messages   the complete conversation: the history the run started from plus what it added
      * @param interrupts what the thread waits for after the run
      */

@@ -25,12 +25,14 @@ final class Transcript {
         messages.add(message);
     }
 
-    /** Records a finished round's assistant turn: its text and the tool calls it made. */
+    /** Records a finished round's assistant turn: its text and the tool calls it made, and its reasoning. */
     void addAssistantTurn(Round round) {
         String text = round.text.isEmpty() ? null : round.text.toString();
         List<ToolCall> calls = round.toolCalls.values().stream()
                 .map(c -> new ToolCall(c.id, c.name, c.argumentsOrEmptyObject())).toList();
+        messages.addAll(round.reasoningBefore);
         messages.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls));
+        messages.addAll(round.reasoningAfter);
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.aguistate.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.RunStart;
 import dev.aguistate.run.ThreadInterrupts;
@@ -16,8 +18,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,6 +34,8 @@ public class ThreadSessions {
 
     private static final Logger LOG = Logger.getLogger(ThreadSessions.class);
     private static final Duration LOCK_RETRY = Duration.ofMillis(50);
+    /** The {@code forwardedProps} key that drops stored messages from the one it names on (ag-ui #2154). */
+    static final String REWIND_BEFORE = "rewindBeforeMessageId";
 
     private final ThreadStore store;
     private final StoreConfig config;
@@ -48,14 +54,18 @@ public class ThreadSessions {
     public Uni<ThreadSession> open(String user, AgentDefinition agent, RunAgentInput input) {
         return store.load(input.threadId()).onItem().transformToUni(stored -> {
             if (stored.isPresent() && !ThreadAccess.visibleTo(stored.get(), user)) {
-                throw new SessionRefused(SessionRefused.Reason.THREAD_NOT_FOUND, input.threadId());
+                throw SessionRefused.notFound(input.threadId());
             }
+            if (stored.isPresent() && !stored.get().agent().equals(agent.name())) {
+                throw SessionRefused.anotherAgent(input.threadId(), stored.get().agent(), agent.name());
+            }
+            Reconciliation.Result reconciled = reconcile(input, stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
                             store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), deadline))
                     .with((userScope, appScope, lock) ->
-                            new ThreadSession(start(user, agent, input, stored, userScope, appScope), lock,
-                                    keepClaimed(lock)));
+                            new ThreadSession(start(user, agent, input, stored, reconciled, userScope, appScope),
+                                    lock, keepClaimed(lock)));
         });
     }
 
@@ -72,7 +82,7 @@ public class ThreadSessions {
                 return Uni.createFrom().item(lock.get());
             }
             if (System.nanoTime() >= deadline) {
-                return Uni.createFrom().failure(new SessionRefused(SessionRefused.Reason.THREAD_BUSY, threadId));
+                return Uni.createFrom().failure(SessionRefused.busy(threadId));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
                     .onItem().transformToUni(retry -> lock(threadId, deadline));
@@ -101,14 +111,48 @@ public class ThreadSessions {
                 });
     }
 
+    /**
+     * The request's messages against the stored ones; a stored message the client changed is logged and kept.
+     *
+     * @throws SessionRefused when they cannot continue the thread
+     */
+    private static Reconciliation.Result reconcile(RunAgentInput input, Optional<StoredThread> stored) {
+        JsonNode rewind = input.forwardedProps() == null ? null : input.forwardedProps().get(REWIND_BEFORE);
+        if (rewind != null && !rewind.isTextual()) {
+            throw SessionRefused.messages("forwardedProps." + REWIND_BEFORE + " must be a message id (a string)");
+        }
+        Reconciliation.Result reconciled;
+        try {
+            reconciled = Reconciliation.of(stored.map(StoredThread::messages).orElse(List.of()), input.messages(),
+                    rewind == null ? null : rewind.textValue());
+        } catch (Reconciliation.Refused refused) {
+            throw SessionRefused.messages(refused.getMessage());
+        }
+        if (!reconciled.conflicts().isEmpty()) {
+            LOG.warnf("threadId=%s runId=%s: the request changed stored message(s) %s; the stored versions are kept",
+                    input.threadId(), input.runId(), reconciled.conflicts());
+        }
+        return reconciled;
+    }
+
     private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
-                           ScopedState userScope, ScopedState appScope) {
+                           Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope) {
         ThreadMeta meta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
         ThreadJournal journal = new ThreadJournal(store, input.threadId(), user, agent.name(),
                 stored.map(StoredThread::version).orElse(0L),
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
                 userScope, appScope, meta);
         return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
-                meta.messageTimes(), new ThreadInterrupts(meta.openInterrupts(), meta.resolvedInterrupts()), journal);
+                reconciled.conversation(), meta.messageTimes(),
+                interruptsOf(meta, reconciled.conversation().history()), journal);
+    }
+
+    /** The thread's interrupts, without those about calls a rewind or regenerate dropped. */
+    private static ThreadInterrupts interruptsOf(ThreadMeta meta, List<Message> history) {
+        Set<String> calls = new HashSet<>();
+        history.stream().filter(m -> m instanceof Message.Assistant a && a.toolCalls() != null)
+                .forEach(m -> ((Message.Assistant) m).toolCalls().forEach(c -> calls.add(c.id())));
+        return new ThreadInterrupts(meta.openInterrupts().stream().filter(i -> calls.contains(i.toolCallId())).toList(),
+                meta.resolvedInterrupts());
     }
 }

@@ -27,11 +27,20 @@ public record StartingState(State state, List<String> ignoredKeys) {
      * @param proposedKeys    keys whose proposal awaits the user's answer
      * @throws StateWriteException when the client's state is not an object, or the result breaks the schema
      */
-    public static StartingState of(StateLayers stored, JsonNode client, StateSchema schema,
-                                   Set<String> serverOwnedKeys, Set<String> proposedKeys) {
+    /**
+     * A client's state is a JSON object, or null/absent for none, for every agent.
+     *
+     * @throws StateWriteException when it is anything else
+     */
+    public static void requireObject(JsonNode client) {
         if (client != null && !client.isNull() && !client.isObject()) {
             throw new StateWriteException("(root)", "must be a JSON object but got " + JsonType.of(client).schemaName());
         }
+    }
+
+    public static StartingState of(StateLayers stored, JsonNode client, StateSchema schema,
+                                   Set<String> serverOwnedKeys, Set<String> proposedKeys) {
+        requireObject(client);
         ObjectNode merged = stored.merged();
         if (!schema.freeForm()) {
             // stored shared keys may belong to other agents' schemas

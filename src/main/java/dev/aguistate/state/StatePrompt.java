@@ -2,12 +2,13 @@ package dev.aguistate.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.Optional;
 
 /**
  * Renders the state for the LLM: a system message from a template with {@code {schema}} (the keys' types and
- * descriptions) and {@code {state}} (the JSON, pretty-printed, cut at {@code maxChars} with a marker so the
- * model knows it is incomplete).
+ * descriptions) and {@code {state}} (the JSON, compact because it costs tokens on every round, cut at
+ * {@code maxChars} with a marker so the model knows it is incomplete). A free-form state that is still empty has
+ * nothing to show, so it gets no message.
  */
 public record StatePrompt(String template, int maxChars) {
 
@@ -21,9 +22,17 @@ public record StatePrompt(String template, int maxChars) {
             {state}
             </state>""";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    public String render(State state) {
+    /** The state message, or empty when a free-form state has no keys yet. */
+    public Optional<String> message(State state) {
+        if (state.schema().freeForm() && state.toJson().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(render(state));
+    }
+
+    String render(State state) {
         String json;
         try {
             json = JSON.writeValueAsString(state.toJson());

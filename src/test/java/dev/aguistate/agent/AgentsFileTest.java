@@ -79,6 +79,7 @@ class AgentsFileTest {
               - name: scratchpad
                 state: {}
               - name: plain
+                stateless: true
               - name: form
                 twoPhaseState: true
                 state:
@@ -109,7 +110,7 @@ class AgentsFileTest {
                "confirmation": {"tools": ["set_plan"], "messages": "task-planning"},
                "raiseOnToolFailure": true},
               {"name": "scratchpad", "state": {}},
-              {"name": "plain"},
+              {"name": "plain", "stateless": true},
               {"name": "form", "twoPhaseState": true, "state": {"answer": {"type": "string"}}}
             ]}
             """;
@@ -177,11 +178,12 @@ class AgentsFileTest {
     }
 
     @Test
-    void emptyStateIsFreeFormNoStateIsNoneAndTwoPhaseIsOptIn() throws IOException {
+    void emptyOrNoStateIsFreeFormStatelessIsNoneAndTwoPhaseIsOptIn() throws IOException {
         List<AgentDefinition> agents = AgentsFile.load(write("agents.yaml", YAML_AGENTS));
 
         assertTrue(agents.get(1).state().freeForm());
         assertFalse(agents.get(2).hasState());
+        assertTrue(AgentsFile.load(write("bare.yaml", "agents:\n  - name: bare\n")).get(0).state().freeForm());
         assertTrue(agents.get(2).tools().isEmpty());
         assertFalse(agents.get(0).twoPhaseState());
         assertTrue(agents.get(3).twoPhaseState());
@@ -259,8 +261,10 @@ class AgentsFileTest {
                 Arguments.of("confirmation of a tool the agent lacks",
                         state + tool + "    confirmation: {tools: [book_hotel]}\n", "agents[0] 'trip': ",
                         "requires confirmation of tool 'book_hotel', which is not one of its backend tools"),
-                Arguments.of("state tool of an agent without state", agent + tool,
-                        "agents[0] 'trip': ", "uses state, but the agent declares none"),
+                Arguments.of("state tool of a stateless agent", agent + "    stateless: true\n" + tool,
+                        "agents[0] 'trip': ", "uses state, but the agent is stateless"),
+                Arguments.of("a stateless agent with a state schema", state + "    stateless: true\n",
+                        "agents[0] 'trip': ", "a stateless agent declares no state"),
                 Arguments.of("two-phase state without declared keys", agent + "    twoPhaseState: true\n    state: {}\n",
                         "agents[0] 'trip': ", "uses two-phase state, which needs a state schema with declared keys"),
                 Arguments.of("invalid agent name", "agents:\n  - name: Trip Planner\n",

@@ -254,12 +254,16 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aRunWithoutAnswersWhileTheThreadWaitsIsAnError() {
+    void aRunWithNothingToAnswerWhileTheThreadWaitsAsksAgainWithoutAnLlmCall() {
         Asked asked = propose();
+        int llmCalls = stub.requests().size();
 
-        SseClient.Stream stream = client.run(AGENT, asked.next("run-ignoring").json());
+        SseClient.Stream stream = client.run(AGENT, asked.next("run-reloaded").json());
 
-        assertEquals("interrupts_pending", stream.last().get("code").asText());
+        EventStreamVerifier.verify(stream.events(), asked.request().threadId(), "run-reloaded");
+        assertEquals("interrupt", stream.last().at("/outcome/type").asText());
+        assertEquals(asked.interrupt(), stream.last().at("/outcome/interrupts/0"), "the same interrupt, asked again");
+        assertEquals(llmCalls, stub.requests().size());
         assertEquals(RunRequests.parse(BEFORE), storedState(asked.request().threadId()));
     }
 

@@ -28,7 +28,7 @@ class OperationsTest extends StubbedLlmTestBase {
         given().get("/agui/agents").then().statusCode(200)
                 .body("agents.find { it.name == 'chat' }.isDefault", equalTo(true))
                 .body("agents.find { it.name == 'chat' }.tools", hasItem("get_weather"))
-                .body("agents.find { it.name == 'chat' }.hasState", equalTo(false))
+                .body("agents.find { it.name == 'chat' }.hasState", equalTo(true))
                 .body("agents.find { it.name == 'document' }.confirmedTools", equalTo(List.of("write_document")))
                 .body("agents.find { it.name == 'recipe' }.confirmedTools", equalTo(List.of()))
                 .body("model.kind", equalTo("openai-compatible"))

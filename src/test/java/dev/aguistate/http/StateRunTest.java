@@ -41,14 +41,20 @@ class StateRunTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aClientWithoutStateGetsTheServersStateRightAfterRunStarted() {
+    void aClientWithoutStateGetsTheServersStateRightAfterRunStartedWhenThereIsAny() {
         stub.enqueue(StubResponse.stream().text("ok").build());
-        RunRequests request = RunRequests.fresh().user("go");
+        SseClient.Stream empty = client.run("/agui/notebook", RunRequests.fresh().user("go").json());
+        assertTrue(empty.ofType("STATE_SNAPSHOT").isEmpty(), "no state, no news: " + empty.types());
 
-        SseClient.Stream stream = client.run("/agui/notebook", request.json());
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        RunRequests withState = request("{\"title\":\"Ideas\"}");
+        client.run("/agui/notebook", withState.json());
+        stub.enqueue(StubResponse.stream().text("ok").build());
+        SseClient.Stream stream = client.run("/agui/notebook",
+                RunRequests.of(withState.threadId(), "run-2").user("and now?").json());
 
-        assertEquals(List.of("RUN_STARTED", "STATE_SNAPSHOT"), stream.types().subList(0, 2));
-        assertEquals(RunRequests.parse("{}"), stream.events().get(1).get("snapshot"));
+        assertEquals("STATE_SNAPSHOT", stream.types().get(stream.types().lastIndexOf("MESSAGES_SNAPSHOT") + 1));
+        assertEquals(RunRequests.parse("{\"title\":\"Ideas\"}"), stream.ofType("STATE_SNAPSHOT").get(0).get("snapshot"));
     }
 
     @Test
@@ -61,7 +67,8 @@ class StateRunTest extends StubbedLlmTestBase {
 
         String first = systemText(stub.requests().get(0));
         assertTrue(first.contains("<state>") && first.contains("</state>"), first);
-        assertTrue(first.contains("\"title\" : \"Ideas \\\"2026\\\"\""), "the state as JSON: " + first);
+        assertTrue(first.contains("{\"title\":\"Ideas \\\"2026\\\"\",\"notes\":[\"call Bob\"]}"),
+                "the state as compact JSON: " + first);
         assertTrue(first.contains("- notes (array): Notes, oldest first"), "the schema's descriptions: " + first);
         String second = systemText(stub.requests().get(1));
         assertTrue(second.contains("\"buy milk\""), "the next round sees the tool's write: " + second);
@@ -133,7 +140,7 @@ class StateRunTest extends StubbedLlmTestBase {
         assertEquals("Error: the result of count_pages_wrongly could not be stored: state key 'pages' expects "
                 + "integer but got string", content);
         assertTrue(stream.ofType("STATE_SNAPSHOT").isEmpty());
-        assertTrue(systemText(stub.requests().get(1)).contains("\"pages\" : 3"));
+        assertTrue(systemText(stub.requests().get(1)).contains("\"pages\":3"));
     }
 
     @Test

@@ -61,22 +61,42 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aReloadedPageIsHydratedAndTheRunContinuesTheStoredConversation() {
+    void aReloadedPageIsRestatedWithoutAnLlmCall() {
         stub.enqueue(StubResponse.stream().text("Hello Bob.").build());
         RunRequests first = RunRequests.fresh().user("I am Bob");
         first.body().set("state", RunRequests.parse("{\"title\":\"Bob's notes\"}"));
         client.run("/agui/notebook", first.json());
 
-        stub.enqueue(StubResponse.stream().text("Welcome back.").build());
         RunRequests reload = RunRequests.of(first.threadId(), "run-after-reload");
         SseClient.Stream stream = client.run("/agui/notebook", reload.json());
 
         EventStreamVerifier.verify(stream.events(), reload.threadId(), "run-after-reload");
-        assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT"), stream.types().subList(0, 3));
+        assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"), stream.types());
         assertEquals(List.of("user", "assistant"), roles(stream.events().get(1).get("messages")));
         assertEquals("Bob's notes", stream.events().get(2).at("/snapshot/title").asText());
-        JsonNode sent = stub.lastRequest().get("messages");
-        assertEquals("I am Bob", sent.get(sent.size() - 2).get("content").asText(), "the LLM sees the stored history");
+        assertEquals(1, stub.requests().size(), "nothing to answer: no LLM call");
+        assertEquals(1, storedThread(first.threadId()).get("version").asInt(), "nothing written");
+    }
+
+    @Test
+    void aClientThatSendsOnlyItsNewMessageContinuesTheWholeConversation() {
+        stub.enqueue(StubResponse.stream().text("Hello Bob.").build());
+        RunRequests first = RunRequests.fresh().user("I am Bob");
+        client.run("/agui/notebook", first.json());
+
+        stub.enqueue(StubResponse.stream().text("You are Bob.").build());
+        RunRequests next = RunRequests.of(first.threadId(), "run-2").user("Who am I?");
+        SseClient.Stream stream = client.run("/agui/notebook", next.json());
+
+        EventStreamVerifier.verify(stream.events(), next.threadId(), "run-2");
+        List<String> sent = new ArrayList<>();
+        stub.lastRequest().get("messages").forEach(m -> sent.add(m.get("content").asText()));
+        assertEquals(List.of("I am Bob", "Hello Bob.", "Who am I?"), sent.subList(sent.size() - 3, sent.size()),
+                "the LLM sees the whole conversation");
+        List<JsonNode> snapshots = stream.ofType("MESSAGES_SNAPSHOT");
+        assertEquals(List.of("user", "assistant", "user"), roles(snapshots.get(snapshots.size() - 1).get("messages")),
+                "the client is told the history it lacks");
+        assertEquals(List.of("user", "assistant", "user", "assistant"), roles(storedThread(first.threadId()).get("messages")));
     }
 
     @Test
@@ -92,16 +112,16 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
                 Instant.EPOCH, Instant.EPOCH), 0, List.of())).await().atMost(Duration.ofSeconds(5));
 
         stub.enqueue(StubResponse.stream().text("Enjoy.").build());
-        client.run("/agui/notebook", RunRequests.of(threadId, "run-later").json());
+        client.run("/agui/notebook", RunRequests.of(threadId, "run-later").user("Thanks").json());
 
         List<String> sent = new ArrayList<>();
         stub.lastRequest().get("messages").forEach(m -> sent.add(m.get("content").asText()));
-        assertEquals(List.of("Plan a trip to Lisbon", "Next week", "Booked."), sent.subList(sent.size() - 3,
+        assertEquals(List.of("Plan a trip to Lisbon", "Next week", "Booked.", "Thanks"), sent.subList(sent.size() - 4,
                 sent.size()), "the first user message stays, the old answer is left out");
         assertTrue(sent.stream().noneMatch("Which dates?"::equals), sent.toString());
         JsonNode thread = storedThread(threadId);
-        assertEquals(List.of("user", "assistant", "user", "assistant", "assistant"), roles(thread.get("messages")),
-                "the stored history is kept whole");
+        assertEquals(List.of("user", "assistant", "user", "assistant", "user", "assistant"),
+                roles(thread.get("messages")), "the stored history is kept whole");
     }
 
     @Test

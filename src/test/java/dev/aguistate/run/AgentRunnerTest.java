@@ -134,10 +134,7 @@ class AgentRunnerTest {
                 {"threadId":"t","runId":"r2","messages":[],"state":{"document":"Proposal","notes":[]},
                  "resume":[{"interruptId":"%s","status":"resolved","payload":{"approved":true}}]}"""
                 .formatted(interrupt.id()));
-        StateLayers stored = StateLayers.empty().absorb(asked.state());
-        RunStart second = new RunStart(approve, stored, asked.messages(), Map.of(), asked.interrupts(), journal);
-
-        List<AgUiEvent> approved = run(agent, second);
+        List<AgUiEvent> approved = run(agent, RunFixtures.storedThread(approve, asked, List.of(), false));
 
         AgUiEvent.ToolCallResult result = (AgUiEvent.ToolCallResult) approved.stream()
                 .filter(e -> e instanceof AgUiEvent.ToolCallResult).findFirst().orElseThrow();
@@ -192,6 +189,52 @@ class AgentRunnerTest {
 
         assertEquals("invalid_state", rejected.code());
         assertTrue(model.requests.isEmpty());
+    }
+
+    @Test
+    void aRunWithNothingToAnswerRestatesTheThreadAndNeitherCallsTheModelNorWrites() {
+        model.answer(says("Hello!"));
+        run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(RunFixtures.userAsks("Hi", "null"), journal));
+        RunFixtures.RecordingJournal.Commit first = journal.commits.get(0);
+
+        RunAgentInput reload = RunFixtures.input("{\"threadId\":\"t\",\"runId\":\"r2\",\"state\":{},\"messages\":[]}");
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(),
+                RunFixtures.storedThread(reload, first, List.of(), false));
+
+        assertEquals(List.of("RUN_STARTED", "RUN_FINISHED"), RunFixtures.types(events));
+        assertEquals(1, model.requests.size(), "no second LLM call");
+        assertEquals(1, journal.commits.size(), "nothing written");
+    }
+
+    @Test
+    void aRunOnAThreadWaitingForConfirmationWithNothingToAnswerAsksAgain() {
+        AgentDefinition agent = RunFixtures.writer().requireConfirmation().build();
+        model.answer(callsWriteDocument("c1", "Proposal"));
+        run(agent, RunFixtures.newThread(RunFixtures.userAsks("Rewrite it", "{\"document\":\"old\"}"), journal));
+        RunFixtures.RecordingJournal.Commit asked = journal.commits.get(0);
+
+        RunAgentInput reload = RunFixtures.input("{\"threadId\":\"t\",\"runId\":\"r2\",\"messages\":[]}");
+        List<AgUiEvent> events = run(agent, RunFixtures.storedThread(reload, asked, List.of(), false));
+
+        RunOutcome.Interrupted again = assertInstanceOf(RunOutcome.Interrupted.class,
+                ((AgUiEvent.RunFinished) last(events)).outcome());
+        assertEquals(asked.interrupts().open(), again.interrupts());
+        assertEquals(1, journal.commits.size());
+    }
+
+    @Test
+    void anAgentsStateIsFreeFormUnlessItIsStatelessAndAnyAgentRefusesAStateThatIsNoObject() {
+        model.answer(says("Noted."));
+        run(AgentDefinition.builder("chat").build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"cart\":[\"apple\"]}"), journal));
+
+        assertTrue(((SystemMessage) model.requests.get(0).messages().get(0)).text().contains("{\"cart\":[\"apple\"]}"));
+        assertEquals(AgUiJson.tree("{\"cart\":[\"apple\"]}"), journal.commits.get(0).state());
+        for (AgentDefinition agent : List.of(AgentDefinition.builder("chat").build(),
+                AgentDefinition.builder("plain").stateless().build())) {
+            assertThrows(RunRejected.class, () -> runner.run(agent,
+                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal)));
+        }
     }
 
     /** A new kind of resumption needs a step in {@link AgentRunner}: this fails until the test learns it. */

@@ -59,8 +59,21 @@ final class RunFixtures {
                  "messages":[{"id":"u1","role":"user","content":"%s"}]}""".formatted(stateJson, text));
     }
 
+    /** A run on a thread the server has not seen: every message of the request is new. */
     static RunStart newThread(RunAgentInput input, RecordingJournal journal) {
-        return new RunStart(input, StateLayers.empty(), List.of(), Map.of(), ThreadInterrupts.NONE, journal);
+        boolean asks = input.messages().stream().anyMatch(m -> m instanceof Message.User || m instanceof Message.Tool);
+        return new RunStart(input, StateLayers.empty(), List.of(),
+                new Conversation(input.messages(), input.messages(), Conversation.Restatement.NONE, asks), Map.of(), ThreadInterrupts.NONE,
+                journal);
+    }
+
+    /** A run on a stored thread whose request brings {@code added} after the stored messages. */
+    static RunStart storedThread(RunAgentInput input, RecordingJournal.Commit stored, List<Message> added,
+                                 boolean answer) {
+        List<Message> history = new ArrayList<>(stored.messages());
+        history.addAll(added);
+        return new RunStart(input, StateLayers.empty().absorb(stored.state()), stored.messages(),
+                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal());
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
@@ -80,7 +93,7 @@ final class RunFixtures {
     /** A journal that keeps every commit, or fails them all with {@code failure}. */
     static final class RecordingJournal implements RunJournal {
 
-        record Commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts) {}
+        record Commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts, RecordingJournal journal) {}
 
         final List<Commit> commits = new ArrayList<>();
         RuntimeException failure;
@@ -90,7 +103,7 @@ final class RunFixtures {
             if (failure != null) {
                 return Uni.createFrom().failure(failure);
             }
-            commits.add(new Commit(state, messages, interrupts));
+            commits.add(new Commit(state, messages, interrupts, this));
             return Uni.createFrom().voidItem();
         }
     }

@@ -24,9 +24,7 @@ class StatePromptTest {
                 The state's keys:
                 - title (string): The document's title
                 - tags (array or null)
-                State: {
-                  "title" : "Plans"
-                }""", text);
+                State: {"title":"Plans"}""", text);
     }
 
     @Test
@@ -35,7 +33,7 @@ class StatePromptTest {
 
         String text = new StatePrompt("{state}", 100).render(state);
 
-        assertTrue(text.startsWith("{\n  \"title\" : \"xxx"), text);
+        assertTrue(text.startsWith("{\"title\":\"xxx"), text);
         assertTrue(text.endsWith("... (truncated: the state is larger than 100 characters)"), text);
         assertEquals(100 + "\n... (truncated: the state is larger than 100 characters)".length(), text.length());
     }
@@ -44,6 +42,14 @@ class StatePromptTest {
     void aFreeFormStateHasNoSchemaText() {
         State state = new State(StateSchema.FREE_FORM, JsonNodeFactory.instance.objectNode().put("any", 1));
 
-        assertEquals("[] {\n  \"any\" : 1\n}", new StatePrompt("[{schema}] {state}", 1000).render(state));
+        assertEquals("[] {\"any\":1}", new StatePrompt("[{schema}] {state}", 1000).render(state));
+    }
+
+    @Test
+    void anEmptyFreeFormStateGetsNoMessageButAnEmptyDeclaredOneDoes() {
+        StatePrompt prompt = new StatePrompt("{schema} {state}", 1000);
+
+        assertTrue(prompt.message(State.empty(StateSchema.FREE_FORM)).isEmpty());
+        assertTrue(prompt.message(State.empty(SCHEMA)).orElseThrow().contains("- title (string)"));
     }
 }

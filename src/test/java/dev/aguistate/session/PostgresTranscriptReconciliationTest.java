@@ -1,0 +1,11 @@
+package dev.aguistate.session;
+
+import dev.aguistate.testing.StoreProfiles;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@QuarkusTest
+@TestProfile(StoreProfiles.Postgres.class)
+@ExtendWith(StoreProfiles.PostgresReachable.class)
+class PostgresTranscriptReconciliationTest extends TranscriptReconciliationContract {}
