@@ -92,10 +92,11 @@ public class ThreadsResource {
                     + "on the last one.")
     public Uni<Response> messages(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id,
                                   @QueryParam("before") String before,
-                                  @QueryParam("limit") @DefaultValue("20") int limit) {
+                                  @QueryParam("limit") @DefaultValue("20") String limitParam) {
+        int limit = wholeNumber(limitParam);
         if (limit < 1 || limit > MAX_PAGE) {
             return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
-                    "limit must be between 1 and " + MAX_PAGE).toResponse());
+                    "limit must be a whole number between 1 and " + MAX_PAGE).toResponse());
         }
         return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
                 .map(t -> page(t.messages(), before, limit))
