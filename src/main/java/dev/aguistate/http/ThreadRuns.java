@@ -14,6 +14,7 @@ import dev.aguistate.state.StateScopes;
 import dev.aguistate.threads.RunLock;
 import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreConfig;
+import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
 import dev.aguistate.threads.ThreadMeta;
@@ -123,9 +124,14 @@ public class ThreadRuns {
                 });
     }
 
+    /** A claim the store cannot take back now lapses after {@code agui.store.lock-ttl}. */
     Uni<Void> release(Claimed claimed) {
         claimed.renewal().cancel();
-        return store.unlock(claimed.lock());
+        return store.unlock(claimed.lock()).onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
+            LOG.warnf("threadId=%s: releasing the run's claim failed; it lapses after agui.store.lock-ttl: %s",
+                    claimed.lock().threadId(), failure.getMessage());
+            return null;
+        });
     }
 
     /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */

@@ -8,11 +8,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a real server (Redis, PostgreSQL) that misbehaves the way networks and
@@ -48,11 +52,12 @@ public final class FaultyTcpProxy implements AutoCloseable {
             this.server = server;
         }
 
-        void pump(Socket from, Socket to) {
+        /** {@code requests}: from the client to the server. */
+        void pump(Socket from, Socket to, boolean requests) {
             byte[] chunk = new byte[CHUNK];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int read = in.read(chunk); read >= 0; read = in.read(chunk)) {
-                    if (!awaitPassage(this)) {
+                    if (!awaitPassage(this, requests)) {
                         return;
                     }
                     out.write(chunk, 0, read);
@@ -66,8 +71,7 @@ public final class FaultyTcpProxy implements AutoCloseable {
         }
     }
 
-    private final String serverHost;
-    private final int serverPort;
+    private final URI server;
     private final ServerSocket listener;
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "faulty-tcp-proxy");
@@ -76,28 +80,38 @@ public final class FaultyTcpProxy implements AutoCloseable {
     });
     private final Set<Link> links = new HashSet<>(); // guarded by this
     private boolean stalled; // guarded by this
+    private int heldRequests; // guarded by this: pumps holding bytes on their way to the server
     private volatile boolean closed;
 
-    private FaultyTcpProxy(String serverHost, int serverPort, ServerSocket listener) {
-        this.serverHost = serverHost;
-        this.serverPort = serverPort;
+    private FaultyTcpProxy(URI server, ServerSocket listener) {
+        this.server = server;
         this.listener = listener;
         threads.execute(this::acceptLoop);
     }
 
-    /** A proxy on a free port of 127.0.0.1, passing to {@code host:port}. */
-    public static FaultyTcpProxy start(String host, int port) {
+    /**
+     * A proxy on a free port of 127.0.0.1 in front of the server that {@code url} names
+     * ({@code redis://host:port}, {@code postgresql://user@host:port/db}).
+     */
+    public static FaultyTcpProxy inFrontOf(String url) {
+        URI server = URI.create(url);
         try {
             ServerSocket listener = new ServerSocket();
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return new FaultyTcpProxy(host, port, listener);
+            return new FaultyTcpProxy(server, listener);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind the proxy", e);
         }
     }
 
-    public int port() {
-        return listener.getLocalPort();
+    /** The server's URL with the proxy's address in place of the server's: what a client should use. */
+    public String url() {
+        try {
+            return new URI(server.getScheme(), server.getUserInfo(), "127.0.0.1", listener.getLocalPort(),
+                    server.getPath(), server.getQuery(), server.getFragment()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(server.toString(), e);
+        }
     }
 
     public synchronized void pass() {
@@ -138,32 +152,62 @@ public final class FaultyTcpProxy implements AutoCloseable {
                 return;
             }
             try {
-                Socket server = new Socket(serverHost, serverPort);
+                Socket upstream = new Socket(server.getHost(), server.getPort());
                 client.setTcpNoDelay(true);
-                server.setTcpNoDelay(true);
-                Link link = new Link(client, server);
+                upstream.setTcpNoDelay(true);
+                Link link = new Link(client, upstream);
                 synchronized (this) {
                     links.add(link);
                 }
-                threads.execute(() -> link.pump(client, server));
-                threads.execute(() -> link.pump(server, client));
+                threads.execute(() -> link.pump(client, upstream, true));
+                threads.execute(() -> link.pump(upstream, client, false));
             } catch (IOException | RejectedExecutionException e) {
                 closeQuietly(client);
             }
         }
     }
 
+    /**
+     * Waits until a stall holds bytes on their way to the server: a request was sent and will get no answer.
+     *
+     * @throws AssertionError when none is held within {@code timeout}
+     */
+    public synchronized void awaitHeldRequest(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (heldRequests == 0) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new AssertionError("the proxy held no request within " + timeout);
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     /** Waits until the link may forward; false when it was closed meanwhile. */
-    private synchronized boolean awaitPassage(Link link) {
+    private synchronized boolean awaitPassage(Link link, boolean request) {
+        boolean held = false;
         while ((stalled || link.abandoned) && !link.closed) {
+            if (!held && request) {
+                held = true;
+                heldRequests++;
+                notifyAll();
+            }
             try {
                 wait();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return false;
+                break;
             }
         }
-        return !link.closed;
+        if (held) {
+            heldRequests--;
+        }
+        return !link.closed && !Thread.currentThread().isInterrupted();
     }
 
     private synchronized void close(Link link) {

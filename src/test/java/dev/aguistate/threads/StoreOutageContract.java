@@ -10,8 +10,6 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.testing.FaultyTcpProxy;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -55,8 +53,7 @@ abstract class StoreOutageContract {
     void startProxyAndStore() {
         vertx = Vertx.vertx();
         requireServer(vertx);
-        URI server = URI.create(serverUrl());
-        proxy = FaultyTcpProxy.start(server.getHost(), server.getPort());
+        proxy = FaultyTcpProxy.inFrontOf(serverUrl());
         producer = new ThreadStoreProducer(vertx);
         store = producer.threadStore(config());
     }
@@ -74,7 +71,7 @@ abstract class StoreOutageContract {
 
     /** The store's configuration, its server reached through the proxy. */
     protected StoreConfig config() {
-        Map<String, String> properties = new HashMap<>(storeProperties(viaProxy(serverUrl())));
+        Map<String, String> properties = new HashMap<>(storeProperties(proxy.url()));
         properties.put("agui.store.timeout", TIMEOUT.toMillis() + "ms");
         return StoreConfigs.of(properties);
     }
@@ -190,16 +187,5 @@ abstract class StoreOutageContract {
 
     protected static ObjectNode json(String text) {
         return (ObjectNode) AgUiJson.tree(text);
-    }
-
-    /** {@code url} with the proxy's address in place of the server's. */
-    private String viaProxy(String url) {
-        URI server = URI.create(url);
-        try {
-            return new URI(server.getScheme(), server.getUserInfo(), "127.0.0.1", proxy.port(), server.getPath(),
-                    server.getQuery(), server.getFragment()).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(url, e);
-        }
     }
 }
