@@ -108,7 +108,7 @@ public class RunRoute {
             };
         }
         LOG.warn("the thread store failed while starting a run", failure);
-        return new ErrorBody(503, "store_unavailable", "the thread store cannot be reached; try again");
+        return ErrorBody.STORE_UNAVAILABLE;
     }
 
     /** Opens the event stream of a claimed run; the thread is released however the stream ends. */

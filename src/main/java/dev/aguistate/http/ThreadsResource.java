@@ -5,6 +5,7 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.ThreadSummary;
@@ -140,7 +141,8 @@ public class ThreadsResource {
 
     private Uni<Response> asUser(String authorization, Function<String, Uni<Response>> action) {
         return users.resolve(authorization)
-                .map(action)
+                .map(action.andThen(answer -> answer.onFailure(StoreUnavailable.class)
+                        .recoverWithItem(() -> ErrorBody.STORE_UNAVAILABLE.toResponse())))
                 .orElseGet(() -> Uni.createFrom().item(UserResolver.unauthorized().toResponse()));
     }
 

@@ -8,10 +8,13 @@ import dev.aguistate.run.RunJournal;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.threads.ScopedState;
+import dev.aguistate.threads.StoreFailure;
+import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadCommit;
 import dev.aguistate.threads.ThreadMeta;
 import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.threads.ThreadTooLarge;
 import dev.aguistate.threads.VersionConflict;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
@@ -75,9 +78,25 @@ final class ThreadJournal implements RunJournal {
         StoredThread thread = new StoredThread(threadId, owner, agent, after.thread(), messages, meta, version,
                 Instant.EPOCH, Instant.EPOCH);
         return store.commit(new ThreadCommit(thread, version, scopes))
-                .onFailure(VersionConflict.class).transform(conflict -> new RunFailure("thread_conflict",
-                        "The thread changed while this run was in progress; nothing of this run was kept."))
+                .onFailure(StoreFailure.class).transform(failure -> runFailure((StoreFailure) failure))
                 .replaceWithVoid();
+    }
+
+    /** Why the store refused the commit, as the run's stable error. */
+    private static RunFailure runFailure(StoreFailure failure) {
+        if (failure instanceof VersionConflict) {
+            return new RunFailure("thread_conflict",
+                    "The thread changed while this run was in progress; nothing of this run was kept.");
+        }
+        if (failure instanceof ThreadTooLarge) {
+            return new RunFailure("thread_too_large", "The thread would grow over the size this server keeps "
+                    + "(agui.store.max-thread-bytes); nothing of this run was kept. Start a new thread.");
+        }
+        if (failure instanceof StoreUnavailable) {
+            return new RunFailure("store_unavailable",
+                    "The thread store did not answer in time; this run may not have been kept. Try again.");
+        }
+        throw new IllegalStateException("no run error for store failure " + failure.getClass().getName());
     }
 
     /** When each message first reached the server: as remembered, or now for the ones this run brought. */

@@ -10,6 +10,7 @@ import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.threads.RunLock;
 import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreConfig;
+import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadMeta;
 import dev.aguistate.threads.ThreadStore;
@@ -72,7 +73,11 @@ public class ThreadSessions {
     /** Gives the thread back, however the run ended. */
     public Uni<Void> release(ThreadSession session) {
         session.renewal().cancel();
-        return store.unlock(session.lock());
+        return store.unlock(session.lock()).onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
+            LOG.warnf("threadId=%s: releasing the run's claim failed; it lapses after agui.store.lock-ttl: %s",
+                    session.lock().threadId(), failure.getMessage());
+            return null;
+        });
     }
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */

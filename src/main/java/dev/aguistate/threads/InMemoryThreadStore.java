@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,29 +14,58 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The default store: one replica, nothing survives a restart. Bounded: when {@code maxThreads} are stored, the
- * least recently used thread makes room. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
- * periodically; expired threads are also invisible before that). One lock guards everything, which keeps
- * commits atomic and is cheap next to an LLM call.
+ * The default store: one replica, nothing survives a restart. Threads are held as their JSON
+ * ({@link SerializedCommit}), so what they take is known exactly, and each load reads a fresh copy.
+ *
+ * <p>Bounded twice: by {@code maxBytes}, the JSON of all threads together, and by {@code maxThreads}, which also
+ * bounds the few hundred bytes of bookkeeping per thread that the bytes do not count. When either is full, the
+ * least recently used threads make room. A thread larger than {@code maxThreadBytes}, or than the whole budget,
+ * is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
+ * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
+ * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
+ * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock.
  */
 public final class InMemoryThreadStore implements ThreadStore {
 
-    private record Held(StoredThread thread, Instant expiresAt) {}
+    /** A stored thread: its JSON, and what a listing or a version check reads without parsing it. */
+    private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt) {
+
+        long bytes() {
+            return json.threadBytes();
+        }
+
+        StoredThread thread() {
+            return new StoredThread(summary.threadId(), owner, summary.agent(),
+                    ThreadJson.state(ThreadJson.text(json.state())),
+                    ThreadJson.messages(ThreadJson.text(json.messages())),
+                    ThreadJson.meta(ThreadJson.text(json.meta())), summary.version(), summary.createdAt(),
+                    summary.updatedAt());
+        }
+
+        Held until(Instant expiry) {
+            return new Held(owner, summary, json, expiry);
+        }
+    }
 
     private record Claim(String token, Instant expiresAt) {}
 
     private final Clock clock;
     private final Duration ttl;
     private final int maxThreads;
+    private final long maxBytes;
+    private final long maxThreadBytes;
     /** In access order, so the first entry is the least recently used. */
     private final LinkedHashMap<String, Held> threads = new LinkedHashMap<>(16, 0.75f, true);
+    private long heldBytes;
     private final Map<String, ScopedState> scopes = new HashMap<>();
     private final Map<String, Claim> claims = new HashMap<>();
 
-    public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads) {
+    public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads, long maxBytes, long maxThreadBytes) {
         this.clock = clock;
         this.ttl = ttl;
         this.maxThreads = maxThreads;
+        this.maxBytes = maxBytes;
+        this.maxThreadBytes = Math.min(maxThreadBytes, maxBytes);
     }
 
     @Override
@@ -43,13 +73,19 @@ public final class InMemoryThreadStore implements ThreadStore {
         return Uni.createFrom().item(() -> loadNow(threadId));
     }
 
-    private synchronized Optional<StoredThread> loadNow(String threadId) {
+    private Optional<StoredThread> loadNow(String threadId) {
+        return touch(threadId).map(Held::thread);
+    }
+
+    /** The thread's entry with its expiry moved on; parsing it is left to the caller, outside the lock. */
+    private synchronized Optional<Held> touch(String threadId) {
         Held held = live(threadId);
         if (held == null) {
             return Optional.empty();
         }
-        threads.put(threadId, new Held(held.thread(), clock.instant().plus(ttl)));
-        return Optional.of(held.thread());
+        Held touched = held.until(clock.instant().plus(ttl));
+        threads.put(threadId, touched);
+        return Optional.of(touched);
     }
 
     @Override
@@ -63,13 +99,13 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     @Override
     public Uni<StoredThread> commit(ThreadCommit commit) {
-        return Uni.createFrom().item(() -> commitNow(commit));
+        return Uni.createFrom().item(() -> commitNow(commit, SerializedCommit.of(commit, maxThreadBytes)));
     }
 
-    private synchronized StoredThread commitNow(ThreadCommit commit) {
+    private synchronized StoredThread commitNow(ThreadCommit commit, SerializedCommit json) {
         StoredThread next = commit.thread();
         Held current = live(next.threadId());
-        long actual = current == null ? 0 : current.thread().version();
+        long actual = current == null ? 0 : current.summary().version();
         if (actual != commit.expectedVersion()) {
             throw new VersionConflict("thread " + next.threadId(), commit.expectedVersion(), actual);
         }
@@ -83,13 +119,29 @@ public final class InMemoryThreadStore implements ThreadStore {
         for (ThreadCommit.ScopeWrite write : commit.scopes()) {
             scopes.put(write.scope(), new ScopedState(write.scope(), write.state().deepCopy(), write.expectedVersion() + 1));
         }
-        StoredThread stored = new StoredThread(next.threadId(), next.owner(), next.agent(), next.state().deepCopy(),
-                next.messages(), next.meta(), actual + 1, current == null ? now : current.thread().createdAt(), now);
-        if (current == null && threads.size() >= maxThreads) {
-            threads.remove(threads.keySet().iterator().next());
-        }
-        threads.put(stored.threadId(), new Held(stored, now.plus(ttl)));
+        StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
+        remove(next.threadId());
+        Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl));
+        makeRoom(held.bytes());
+        threads.put(stored.threadId(), held);
+        heldBytes += held.bytes();
         return stored;
+    }
+
+    /** Drops the least recently used threads until one more of {@code bytes} fits both bounds. */
+    private void makeRoom(long bytes) {
+        Iterator<Held> leastRecentlyUsed = threads.values().iterator();
+        while (leastRecentlyUsed.hasNext() && (threads.size() >= maxThreads || heldBytes + bytes > maxBytes)) {
+            heldBytes -= leastRecentlyUsed.next().bytes();
+            leastRecentlyUsed.remove();
+        }
+    }
+
+    private void remove(String threadId) {
+        Held removed = threads.remove(threadId);
+        if (removed != null) {
+            heldBytes -= removed.bytes();
+        }
     }
 
     @Override
@@ -99,7 +151,7 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized boolean deleteNow(String threadId) {
         boolean existed = live(threadId) != null;
-        threads.remove(threadId);
+        remove(threadId);
         return existed;
     }
 
@@ -111,8 +163,8 @@ public final class InMemoryThreadStore implements ThreadStore {
     private synchronized List<ThreadSummary> listNow(String owner, int offset, int limit) {
         Instant now = clock.instant();
         return threads.values().stream()
-                .filter(h -> h.expiresAt().isAfter(now) && h.thread().owner().equals(owner))
-                .map(h -> h.thread().summary())
+                .filter(h -> h.expiresAt().isAfter(now) && h.owner().equals(owner))
+                .map(Held::summary)
                 .sorted(ThreadSummary.NEWEST_FIRST)
                 .skip(offset)
                 .limit(limit)
@@ -165,11 +217,23 @@ public final class InMemoryThreadStore implements ThreadStore {
         }
     }
 
+    /** Memory always answers. */
+    @Override
+    public Uni<Void> ping() {
+        return Uni.createFrom().voidItem();
+    }
+
     /** Drops expired threads and lapsed claims; returns how many threads went. */
     public synchronized int evictExpired() {
         Instant now = clock.instant();
         int before = threads.size();
-        threads.values().removeIf(h -> !h.expiresAt().isAfter(now));
+        threads.values().removeIf(h -> {
+            boolean expired = !h.expiresAt().isAfter(now);
+            if (expired) {
+                heldBytes -= h.bytes();
+            }
+            return expired;
+        });
         claims.values().removeIf(c -> !c.expiresAt().isAfter(now));
         return before - threads.size();
     }

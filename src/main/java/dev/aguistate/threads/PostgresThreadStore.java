@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
 
 /**
@@ -103,14 +104,18 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     private static final String DELETE_EXPIRED_THREADS = "DELETE FROM agui_threads WHERE expires_at <= now()";
     private static final String DELETE_LAPSED_LOCKS = "DELETE FROM agui_thread_locks WHERE expires_at <= now()";
 
+    private static final String PING = "SELECT 1";
+
     private final Pool pool;
     private final Interval ttl;
     private final Interval refreshSlack;
+    private final long maxThreadBytes;
 
-    public PostgresThreadStore(Pool pool, Duration ttl) {
+    public PostgresThreadStore(Pool pool, Duration ttl, long maxThreadBytes) {
         this.pool = pool;
         this.ttl = Interval.of(ttl);
         this.refreshSlack = Interval.of(ttl.dividedBy(100));
+        this.maxThreadBytes = maxThreadBytes;
     }
 
     @Override
@@ -131,16 +136,17 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<StoredThread> commit(ThreadCommit commit) {
-        return pool.withTransaction(connection -> writeThread(connection, commit)
-                .call(() -> writeScopes(connection, commit.scopes())));
+        return Uni.createFrom().item(() -> SerializedCommit.of(commit, maxThreadBytes))
+                .chain(json -> pool.withTransaction(connection -> writeThread(connection, commit, json)
+                        .call(() -> writeScopes(connection, commit.scopes(), json.scopeStates()))));
     }
 
-    private Uni<StoredThread> writeThread(SqlConnection connection, ThreadCommit commit) {
+    private Uni<StoredThread> writeThread(SqlConnection connection, ThreadCommit commit, SerializedCommit json) {
         StoredThread thread = commit.thread();
         long expected = commit.expectedVersion();
         Tuple values = Tuple.from(List.of(thread.threadId(), thread.owner(), thread.agent(),
-                ThreadJson.state(thread.state()), ThreadJson.messages(thread.messages()), thread.messages().size(),
-                ttl, ThreadJson.meta(thread.meta())));
+                ThreadJson.text(json.state()), ThreadJson.text(json.messages()), thread.messages().size(), ttl,
+                ThreadJson.text(json.meta())));
         Uni<RowSet<Row>> write = expected == 0
                 ? connection.preparedQuery(INSERT_THREAD).execute(values)
                 : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $9
@@ -152,18 +158,21 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
                 });
     }
 
-    /** In scope order, so that two commits writing the same scopes cannot deadlock on their row locks. */
-    private Uni<Void> writeScopes(SqlConnection connection, List<ThreadCommit.ScopeWrite> writes) {
+    /**
+     * In scope order, so that two commits writing the same scopes cannot deadlock on their row locks;
+     * {@code states} are the writes' serialized states, in the writes' order.
+     */
+    private Uni<Void> writeScopes(SqlConnection connection, List<ThreadCommit.ScopeWrite> writes,
+                                  List<byte[]> states) {
         Uni<Void> all = Uni.createFrom().voidItem();
-        for (ThreadCommit.ScopeWrite write : writes.stream()
-                .sorted(Comparator.comparing(ThreadCommit.ScopeWrite::scope)).toList()) {
-            all = all.call(() -> writeScope(connection, write));
+        for (int n : IntStream.range(0, writes.size()).boxed()
+                .sorted(Comparator.comparing(n -> writes.get(n).scope())).toList()) {
+            all = all.call(() -> writeScope(connection, writes.get(n), ThreadJson.text(states.get(n))));
         }
         return all;
     }
 
-    private Uni<RowSet<Row>> writeScope(SqlConnection connection, ThreadCommit.ScopeWrite write) {
-        String state = ThreadJson.state(write.state());
+    private Uni<RowSet<Row>> writeScope(SqlConnection connection, ThreadCommit.ScopeWrite write, String state) {
         long expected = write.expectedVersion();
         Uni<RowSet<Row>> written = expected == 0
                 ? connection.preparedQuery(INSERT_SCOPE).execute(Tuple.of(write.scope(), state))
@@ -219,6 +228,11 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         return pool.query(DELETE_LAPSED_LOCKS).execute()
                 .chain(() -> pool.query(DELETE_EXPIRED_THREADS).execute())
                 .map(RowSet::rowCount);
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return pool.query(PING).execute().replaceWithVoid();
     }
 
     /** Closing sends each connection's Terminate message; there is nothing to wait for. */

@@ -42,10 +42,12 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
 
     private final Redis redis;
     private final Duration ttl;
+    private final long maxThreadBytes;
 
-    public RedisThreadStore(Redis redis, Duration ttl) {
+    public RedisThreadStore(Redis redis, Duration ttl, long maxThreadBytes) {
         this.redis = redis;
         this.ttl = ttl;
+        this.maxThreadBytes = maxThreadBytes;
     }
 
     @Override
@@ -72,16 +74,22 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<StoredThread> commit(ThreadCommit commit) {
+        return Uni.createFrom().item(() -> SerializedCommit.of(commit, maxThreadBytes))
+                .chain(json -> write(commit, json));
+    }
+
+    private Uni<StoredThread> write(ThreadCommit commit, SerializedCommit json) {
         StoredThread thread = commit.thread();
         List<String> keys = new ArrayList<>(List.of(THREAD + thread.threadId(), OWNER + thread.owner()));
         List<String> args = new ArrayList<>(List.of(thread.threadId(), Long.toString(commit.expectedVersion()),
-                millis(ttl), thread.owner(), thread.agent(), ThreadJson.state(thread.state()),
-                ThreadJson.messages(thread.messages()), Integer.toString(thread.messages().size()),
-                ThreadJson.meta(thread.meta())));
-        for (ThreadCommit.ScopeWrite write : commit.scopes()) {
+                millis(ttl), thread.owner(), thread.agent(), ThreadJson.text(json.state()),
+                ThreadJson.text(json.messages()), Integer.toString(thread.messages().size()),
+                ThreadJson.text(json.meta())));
+        for (int n = 0; n < commit.scopes().size(); n++) {
+            ThreadCommit.ScopeWrite write = commit.scopes().get(n);
             keys.add(SCOPE + write.scope());
             args.add(Long.toString(write.expectedVersion()));
-            args.add(ThreadJson.state(write.state()));
+            args.add(ThreadJson.text(json.scopeStates().get(n)));
         }
         return COMMIT.run(redis, keys, args).map(reply -> {
             if (reply.get(0).toString().equals("conflict")) {
@@ -140,6 +148,11 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     @Override
     public Uni<Void> unlock(RunLock lock) {
         return UNLOCK.run(redis, List.of(LOCK + lock.threadId()), List.of(lock.token())).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return redis.send(Request.cmd(Command.PING)).replaceWithVoid();
     }
 
     @Override

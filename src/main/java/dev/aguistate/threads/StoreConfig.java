@@ -37,6 +37,20 @@ public interface StoreConfig {
     @WithDefault("500ms")
     Duration lockWait();
 
+    /**
+     * The longest any call to Redis or PostgreSQL may take; a call that takes longer fails with
+     * {@link StoreUnavailable}. Also the readiness check's limit. See docs/reliability.md.
+     */
+    @WithDefault("5s")
+    Duration timeout();
+
+    /**
+     * The most a thread may take, as the UTF-8 JSON of its state, messages and metadata (likewise a shared scope's
+     * state); a commit over it fails with {@link ThreadTooLarge}. 8 MiB.
+     */
+    @WithDefault("8388608")
+    long maxThreadBytes();
+
     Memory memory();
 
     Redis redis();
@@ -47,6 +61,12 @@ public interface StoreConfig {
         /** When full, the least recently used thread makes room. */
         @WithDefault("10000")
         int maxThreads();
+
+        /**
+         * The most the threads may take together, counted as {@link #maxThreadBytes()} counts one; when full, the
+         * least recently used threads make room. Unset: a quarter of the maximum heap (see docs/reliability.md).
+         */
+        Optional<Long> maxBytes();
     }
 
     interface Redis {

@@ -7,11 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * How the Redis and PostgreSQL stores write a thread's state, messages and metadata: as the JSON text of the
- * wire, kept verbatim so that state keys stay in their order.
+ * How the stores write a thread's state, messages and metadata: as the JSON of the wire (UTF-8), kept verbatim so
+ * that state keys stay in their order.
  */
 final class ThreadJson {
 
@@ -21,20 +22,25 @@ final class ThreadJson {
 
     private ThreadJson() {}
 
-    static String state(ObjectNode state) {
-        return AgUiJson.write(state);
+    static byte[] state(ObjectNode state) {
+        return AgUiJson.writeBytes(state);
     }
 
-    static String messages(List<Message> messages) {
+    static byte[] messages(List<Message> messages) {
         try {
-            return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsString(messages);
+            return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsBytes(messages);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("messages are not serializable", e);
         }
     }
 
-    static String meta(ThreadMeta meta) {
-        return AgUiJson.write(meta);
+    static byte[] meta(ThreadMeta meta) {
+        return AgUiJson.writeBytes(meta);
+    }
+
+    /** JSON as the text that Redis and PostgreSQL take. */
+    static String text(byte[] json) {
+        return new String(json, StandardCharsets.UTF_8);
     }
 
     /** Null (a thread stored before there was any) reads as empty. */

@@ -10,7 +10,9 @@ import java.util.Optional;
  * behind a load balancer, any of which may serve any thread).
  *
  * <p>Every operation is asynchronous and never blocks the caller's thread. Reading a thread refreshes its
- * time to live. Implementations are checked by one contract test suite.
+ * time to live. An operation fails with a {@link StoreFailure} when the store knows why: {@link VersionConflict},
+ * {@link ThreadTooLarge}, or, for the stores on a server, {@link StoreUnavailable} when the server did not answer
+ * within {@code agui.store.timeout} or failed. Implementations are checked by one contract test suite.
  */
 public interface ThreadStore {
 
@@ -25,6 +27,7 @@ public interface ThreadStore {
      *
      * @return the stored thread, with its new version and update time
      * @throws VersionConflict (as the failure) when the thread or a scope moved on since it was read
+     * @throws ThreadTooLarge (as the failure) when the thread or a scope would exceed the store's size limit
      */
     Uni<StoredThread> commit(ThreadCommit commit);
 
@@ -48,4 +51,7 @@ public interface ThreadStore {
 
     /** Gives the claim back; a claim that already lapsed and was taken by another run is left alone. */
     Uni<Void> unlock(RunLock lock);
+
+    /** Succeeds when the store answers, as cheaply as it can: what readiness checks. */
+    Uni<Void> ping();
 }

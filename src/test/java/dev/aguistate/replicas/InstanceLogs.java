@@ -6,12 +6,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /** Prints the logs of the replicas a test class started when one of its tests fails (they stay in target/ too). */
-final class InstanceLogs implements TestWatcher {
+public final class InstanceLogs implements TestWatcher {
 
     private final List<ServerInstance> instances = new CopyOnWriteArrayList<>();
 
     /** Registers the instance; returns it. */
-    ServerInstance watch(ServerInstance instance) {
+    public ServerInstance watch(ServerInstance instance) {
         instances.add(instance);
         return instance;
     }

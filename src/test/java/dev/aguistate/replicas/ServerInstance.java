@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One replica as it runs in production: the packaged application ({@code ./mvnw package} builds it) in a JVM of
  * its own, configured by {@code -D} system properties, its output in {@code target/replica-logs/<name>-<port>.log}.
  */
-final class ServerInstance implements AutoCloseable {
+public final class ServerInstance implements AutoCloseable {
 
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Path LOGS = Path.of("target", "replica-logs");
@@ -44,7 +44,7 @@ final class ServerInstance implements AutoCloseable {
     }
 
     /** Starts the process; {@link #awaitReady()} waits until it serves, so that several can start side by side. */
-    static ServerInstance launch(String name, Map<String, String> properties) {
+    public static ServerInstance launch(String name, Map<String, String> properties) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: the replica tests run the packaged server, which"
                     + " the package phase builds; run them with ./mvnw verify");
@@ -67,7 +67,7 @@ final class ServerInstance implements AutoCloseable {
     }
 
     /** Waits until {@code /q/health/ready} answers 200; fails with the log if the process dies or takes too long. */
-    void awaitReady() {
+    public void awaitReady() {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         SseClient client = client();
         while (true) {
@@ -92,7 +92,7 @@ final class ServerInstance implements AutoCloseable {
         }
     }
 
-    SseClient client() {
+    public SseClient client() {
         return new SseClient(port);
     }
 
@@ -103,7 +103,7 @@ final class ServerInstance implements AutoCloseable {
     }
 
     /** The log so far. */
-    String log() {
+    public String log() {
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -2,8 +2,11 @@ package dev.aguistate.threads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aguistate.protocol.Message;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,8 +40,14 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         }
     }
 
+    private static final Duration TTL = Duration.ofHours(1);
+    /** A byte budget for the budget tests, with threads of about 0.4 of it: two fit, not three. */
+    private static final long BUDGET = 10_000;
+    private static final int A_FIFTH_OF_THE_BUDGET = 2_000;
+
     private final ManualClock clock = new ManualClock();
-    private final InMemoryThreadStore store = new InMemoryThreadStore(clock, Duration.ofHours(1), 100);
+    private final InMemoryThreadStore store = new InMemoryThreadStore(clock, TTL, 100, 100L * MAX_THREAD_BYTES,
+            MAX_THREAD_BYTES);
 
     @Override
     protected ThreadStore store() {
@@ -63,7 +72,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     @Test
     void aFullStoreMakesRoomByDroppingTheLeastRecentlyUsedThread() {
-        InMemoryThreadStore small = new InMemoryThreadStore(clock, Duration.ofHours(1), 2);
+        InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 2, BUDGET, MAX_THREAD_BYTES);
         String a = newId();
         String b = newId();
         String c = newId();
@@ -76,6 +85,71 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         assertTrue(small.load(b).await().indefinitely().isEmpty(), "b was the least recently used");
         assertTrue(small.load(a).await().indefinitely().isPresent());
         assertTrue(small.load(c).await().indefinitely().isPresent());
+    }
+
+    @Test
+    void theThreadsTogetherStayWithinTheByteBudgetTheLeastRecentlyUsedMakingRoom() {
+        InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
+        String a = newId();
+        String b = newId();
+        String c = newId();
+        commit(budgeted, a, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        commit(budgeted, b, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        budgeted.load(a).await().indefinitely();
+
+        commit(budgeted, c, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+
+        assertTrue(budgeted.load(b).await().indefinitely().isEmpty(), "b was the least recently used");
+        assertTrue(budgeted.load(a).await().indefinitely().isPresent());
+        assertTrue(budgeted.load(c).await().indefinitely().isPresent());
+
+        commit(budgeted, a, 3 * A_FIFTH_OF_THE_BUDGET, 1);
+
+        assertTrue(budgeted.load(c).await().indefinitely().isEmpty(), "a grew: c made room, not a itself");
+        assertEquals(2, budgeted.load(a).await().indefinitely().orElseThrow().version());
+    }
+
+    @Test
+    void deletedAndExpiredThreadsGiveTheirBytesBack() {
+        InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
+        String a = newId();
+        String b = newId();
+        commit(budgeted, a, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        commit(budgeted, b, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        budgeted.delete(a).await().indefinitely();
+
+        commit(budgeted, newId(), 2 * A_FIFTH_OF_THE_BUDGET, 0);
+
+        assertTrue(budgeted.load(b).await().indefinitely().isPresent(), "a's bytes were given back");
+        clock.advance(TTL.plusSeconds(1));
+        assertEquals(2, budgeted.evictExpired());
+        String d = newId();
+        commit(budgeted, d, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        commit(budgeted, newId(), 2 * A_FIFTH_OF_THE_BUDGET, 0);
+        assertTrue(budgeted.load(d).await().indefinitely().isPresent(), "the expired threads' bytes were given back");
+    }
+
+    @Test
+    void aThreadLargerThanTheWholeBudgetIsRefusedAndTheOthersStay() {
+        InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
+        String kept = newId();
+        commit(budgeted, kept, 2 * A_FIFTH_OF_THE_BUDGET, 0);
+
+        Throwable tooLarge = assertThrows(RuntimeException.class,
+                () -> commit(budgeted, newId(), 6 * A_FIFTH_OF_THE_BUDGET, 0));
+
+        assertInstanceOf(ThreadTooLarge.class, tooLarge);
+        assertTrue(budgeted.load(kept).await().indefinitely().isPresent());
+    }
+
+    @Test
+    void eachLoadReadsAFreshCopySoACallerCannotChangeTheStoredThread() {
+        String id = newId();
+        commit(thread(id, json("{\"v\":1}"), List.of()), 0);
+
+        store.load(id).await().indefinitely().orElseThrow().state().put("v", 2);
+
+        assertEquals(json("{\"v\":1}"), store.load(id).await().indefinitely().orElseThrow().state());
     }
 
     @Test
@@ -101,5 +175,11 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         clock.advance(Duration.ofSeconds(11));
         assertFalse(store.renew(lock, Duration.ofSeconds(30)).await().indefinitely(), "lapsed");
         assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isPresent());
+    }
+
+    /** Commits a thread whose one message is {@code chars} characters of ASCII text. */
+    private void commit(InMemoryThreadStore to, String id, int chars, long expectedVersion) {
+        to.commit(new ThreadCommit(thread(id, json("{}"), List.of(new Message.User("m", "x".repeat(chars)))),
+                expectedVersion, List.of())).await().indefinitely();
     }
 }

@@ -35,7 +35,7 @@ class PostgresThreadStoreTest extends SharedThreadStoreContract {
     static void connect() {
         vertx = Vertx.vertx();
         pool = pool(PgConnectOptions.fromUri(URL));
-        store = new PostgresThreadStore(pool, Duration.ofHours(1));
+        store = new PostgresThreadStore(pool, Duration.ofHours(1), MAX_THREAD_BYTES);
         server = StoreServer.probe("PostgreSQL", URL, pool.query("SELECT 1").execute());
         if (server.reachable()) {
             new PostgresMigrator().migrate(pool).await().atMost(WAIT);
@@ -60,12 +60,12 @@ class PostgresThreadStoreTest extends SharedThreadStoreContract {
 
     @Override
     protected ThreadStore replica(Duration ttl) {
-        return new PostgresThreadStore(pool, ttl);
+        return new PostgresThreadStore(pool, ttl, MAX_THREAD_BYTES);
     }
 
     @Test
     void theCleanUpDeletesExpiredThreads() {
-        PostgresThreadStore shortLived = new PostgresThreadStore(pool, Duration.ofMillis(300));
+        PostgresThreadStore shortLived = new PostgresThreadStore(pool, Duration.ofMillis(300), MAX_THREAD_BYTES);
         StoredThread thread = thread(newId(), json("{}"), List.of());
         shortLived.commit(new ThreadCommit(thread, 0, List.of())).await().atMost(WAIT);
         awaitUntil(() -> store.list(thread.owner(), 0, 10).await().atMost(WAIT).isEmpty(), "the thread expires");

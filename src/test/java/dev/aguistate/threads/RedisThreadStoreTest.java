@@ -28,7 +28,7 @@ class RedisThreadStoreTest extends SharedThreadStoreContract {
     static void connect() {
         vertx = Vertx.vertx();
         redis = Redis.createClient(vertx, URL);
-        store = new RedisThreadStore(redis, Duration.ofHours(1));
+        store = new RedisThreadStore(redis, Duration.ofHours(1), MAX_THREAD_BYTES);
         server = StoreServer.probe("Redis", URL, redis.send(Request.cmd(Command.PING)));
     }
 
@@ -50,7 +50,7 @@ class RedisThreadStoreTest extends SharedThreadStoreContract {
 
     @Override
     protected ThreadStore replica(Duration ttl) {
-        return new RedisThreadStore(redis, ttl);
+        return new RedisThreadStore(redis, ttl, MAX_THREAD_BYTES);
     }
 
     @Test

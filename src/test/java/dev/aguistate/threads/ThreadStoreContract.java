@@ -33,6 +33,9 @@ public abstract class ThreadStoreContract {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
+    /** The size limit ({@code agui.store.max-thread-bytes}) that every store under test is made with. */
+    protected static final int MAX_THREAD_BYTES = 64 * 1024;
+
     protected abstract ThreadStore store();
 
     private final String owner = "user-" + UUID.randomUUID();
@@ -119,6 +122,38 @@ public abstract class ThreadStoreContract {
         assertEquals(json("{}"), store().load(id).await().atMost(WAIT).orElseThrow().state(),
                 "a stale scope fails the whole commit");
         assertEquals(json("{\"user:lang\":\"fr\"}"), store().loadScope(scope).await().atMost(WAIT).state());
+    }
+
+    @Test
+    void aThreadIsStoredUpToTheSizeLimitInUtf8BytesAndALargerOneIsRefusedWritingNothing() {
+        String id = newId();
+        // 'é' takes two bytes in UTF-8: 0.4 of the limit in characters is 0.8 of it in bytes, 0.6 is 1.2
+        StoredThread fits = thread(id, text("é".repeat(MAX_THREAD_BYTES * 4 / 10)), List.of());
+        commit(fits, 0);
+
+        Throwable tooLarge = failureOf(() -> commit(thread(id, text("é".repeat(MAX_THREAD_BYTES * 6 / 10)),
+                List.of()), 1));
+
+        assertInstanceOf(ThreadTooLarge.class, tooLarge);
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(1, loaded.version());
+        assertEquals(fits.state(), loaded.state());
+        assertInstanceOf(ThreadTooLarge.class, failureOf(() -> commit(thread(newId(), json("{}"),
+                List.of(new Message.User("u1", "x".repeat(MAX_THREAD_BYTES)))), 0)), "messages count too");
+    }
+
+    @Test
+    void aScopeOverTheSizeLimitFailsTheWholeCommit() {
+        String scope = ScopedState.userScope(owner);
+        String id = newId();
+
+        Throwable tooLarge = failureOf(() -> store().commit(new ThreadCommit(thread(id, json("{}"), List.of()), 0,
+                List.of(new ThreadCommit.ScopeWrite(scope, text("x".repeat(MAX_THREAD_BYTES)), 0))))
+                .await().atMost(WAIT));
+
+        assertInstanceOf(ThreadTooLarge.class, tooLarge);
+        assertTrue(store().load(id).await().atMost(WAIT).isEmpty());
+        assertEquals(0, store().loadScope(scope).await().atMost(WAIT).version());
     }
 
     @Test
@@ -211,6 +246,13 @@ public abstract class ThreadStoreContract {
 
     protected static String newId() {
         return "thread-" + UUID.randomUUID();
+    }
+
+    /** A state of one string, {@code {"text": value}}. */
+    protected static ObjectNode text(String value) {
+        ObjectNode state = AgUiJson.mapper().createObjectNode();
+        state.put("text", value);
+        return state;
     }
 
     protected static ObjectNode json(String text) {

@@ -3,10 +3,8 @@ package dev.aguistate.threads;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import io.vertx.mutiny.core.Vertx;
 import java.time.Duration;
 import java.util.Map;
@@ -25,20 +23,23 @@ class ThreadStoreProducerTest {
 
     @Test
     void byDefaultThreadsStayInMemoryForAWeek() {
-        StoreConfig config = config(Map.of());
+        StoreConfig config = StoreConfigs.of(Map.of());
 
         assertEquals(Duration.ofDays(7), config.ttl());
         assertEquals(Duration.ofMinutes(5), config.lockTtl());
+        assertEquals(Duration.ofSeconds(5), config.timeout());
+        assertEquals(8L << 20, config.maxThreadBytes());
         assertEquals(10_000, config.memory().maxThreads());
+        assertTrue(config.memory().maxBytes().isEmpty(), "a share of the heap unless set");
         assertInstanceOf(InMemoryThreadStore.class, producer.threadStore(config));
     }
 
     @Test
     void aSharedStoreWithoutItsUrlStopsTheStartNamingTheSetting() {
         IllegalStateException redis = assertThrows(IllegalStateException.class,
-                () -> producer.threadStore(config(Map.of("agui.store.kind", "redis"))));
+                () -> producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "redis"))));
         IllegalStateException postgres = assertThrows(IllegalStateException.class,
-                () -> producer.threadStore(config(Map.of("agui.store.kind", "postgres"))));
+                () -> producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "postgres"))));
 
         assertEquals("agui.store.kind=redis needs agui.store.redis.url (environment variable AGUI_STORE_REDIS_URL)",
                 redis.getMessage());
@@ -48,19 +49,10 @@ class ThreadStoreProducerTest {
 
     @Test
     void redisConnectsOnFirstUseAndClosesWithTheApplication() throws Exception {
-        ThreadStore store = producer.threadStore(config(Map.of("agui.store.kind", "redis",
+        ThreadStore store = producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "redis",
                 "agui.store.redis.url", "redis://127.0.0.1:1")));
 
-        assertInstanceOf(RedisThreadStore.class, store);
+        assertInstanceOf(TimedThreadStore.class, store);
         producer.close(store);
-    }
-
-    private static StoreConfig config(Map<String, String> properties) {
-        return new SmallRyeConfigBuilder()
-                .withMapping(StoreConfig.class)
-                .withConverter(Duration.class, 200, new DurationConverter())
-                .withSources(new PropertiesConfigSource(properties, "test", 100))
-                .build()
-                .getConfigMapping(StoreConfig.class);
     }
 }

@@ -22,14 +22,14 @@ public enum StoreKind {
     MEMORY {
         @Override
         ThreadStore open(Vertx vertx) {
-            return new InMemoryThreadStore(Clock.systemUTC(), TTL, MEMORY_MAX_THREADS);
+            return new InMemoryThreadStore(Clock.systemUTC(), TTL, MEMORY_MAX_THREADS, MEMORY_MAX_BYTES, MAX_THREAD_BYTES);
         }
     },
     REDIS {
         @Override
         ThreadStore open(Vertx vertx) {
             return new RedisThreadStore(Redis.createClient(vertx, url("AGUI_TEST_REDIS_URL", "redis://127.0.0.1:6379")),
-                    TTL);
+                    TTL, MAX_THREAD_BYTES);
         }
     },
     POSTGRES {
@@ -40,12 +40,15 @@ public enum StoreKind {
                             url("AGUI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")))
                     .using(vertx).build();
             new PostgresMigrator().migrate(pool).await().atMost(Duration.ofMinutes(1));
-            return new PostgresThreadStore(pool, TTL);
+            return new PostgresThreadStore(pool, TTL, MAX_THREAD_BYTES);
         }
     };
 
     private static final Duration TTL = Duration.ofHours(1);
     private static final int MEMORY_MAX_THREADS = 10_000;
+    /** The defaults: 8 MiB a thread, and a quarter of the heap for the in-memory store. */
+    private static final long MAX_THREAD_BYTES = 8L << 20;
+    private static final long MEMORY_MAX_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
     abstract ThreadStore open(Vertx vertx);
 
