@@ -5,6 +5,7 @@ import { DocumentView } from "./document";
 import { fill, h, newId } from "./dom";
 import { RecipeView } from "./recipe";
 import { Session } from "./session";
+import suggestionsJson from "./suggestions.json?raw";
 import { TasksView } from "./tasks";
 
 interface AgentInfo {
@@ -19,13 +20,16 @@ interface AgentsList {
   model: { kind: string; model?: string };
 }
 
-/** What each sample agent's view is, and what to ask it (the scripted demo model understands these too). */
-const SAMPLES: Record<string, { suggestions: string[]; view?: (s: Session) => { root: HTMLElement; render(): void } }> = {
-  chat: { suggestions: ["What is the weather in Paris?", "Tell me a long story"] },
-  recipe: { suggestions: ["Make me a pasta recipe", "Make the recipe vegan"], view: (s) => new RecipeView(s) },
-  document: { suggestions: ["Write a document about the sea"], view: (s) => new DocumentView(s) },
-  tasks: { suggestions: ["Plan the steps to bake a cake"], view: (s) => new TasksView(s) },
+/**
+ * Each sample agent's view. What to ask each agent is in suggestions.json, in the order a newcomer would click
+ * through it; the scripted demo model does something visible with every one (SampleSuggestionsTest runs them).
+ */
+const VIEWS: Record<string, (s: Session) => { root: HTMLElement; render(): void }> = {
+  recipe: (s) => new RecipeView(s),
+  document: (s) => new DocumentView(s),
+  tasks: (s) => new TasksView(s),
 };
+const SUGGESTIONS = JSON.parse(suggestionsJson) as Record<string, string[]>;
 
 const app = document.getElementById("app")!;
 let agents: AgentsList;
@@ -69,16 +73,15 @@ function startThread(agent: string): void {
 }
 
 function render(session: Session): void {
-  const sample = SAMPLES[session.agentName] ?? { suggestions: [] };
   const info = agents.agents.find((a) => a.name === session.agentName);
   const picker = h(
     "select",
     { id: "agent-picker", on: { change: () => startThread(picker.value) } },
     ...agents.agents.map((a) => h("option", { value: a.name, selected: a.name === session.agentName }, a.name)),
   );
-  const chat = new ChatPanel(session, sample.suggestions);
+  const chat = new ChatPanel(session, SUGGESTIONS[session.agentName] ?? []);
   const decision = new DecisionPanel(session);
-  const view = sample.view?.(session);
+  const view = VIEWS[session.agentName]?.(session);
   const demo = agents.model.kind === "scripted-demo";
 
   fill(

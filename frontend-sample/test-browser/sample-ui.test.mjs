@@ -96,6 +96,29 @@ test("an ingredient added in the UI goes out as state with the next run and stay
     assert.ok(stored.state.recipe.ingredients.some((i) => i.name === "Lemon zest"), "stored on the server");
   }));
 
+test("a suggestion works from the card the user edited: vegan keeps the user's ingredient", TIMEOUT, () =>
+  withPage("recipe-vegan", async (page) => {
+    await openAgent(page, "recipe");
+    await send(page, "Make me a pasta recipe");
+    assert.ok((await ingredientNames(page)).includes("Parmesan"), "the demo's pasta has cheese");
+    await page.getByLabel("Icon").fill("🍋");
+    await page.getByLabel("Ingredient", { exact: true }).fill("Lemon zest");
+    await page.getByLabel("Amount").fill("1 tsp");
+    await page.getByRole("button", { name: "Add ingredient" }).click();
+    const edited = await ingredientNames(page);
+
+    await runAndWait(page, () => page.getByRole("button", { name: "Make the recipe vegan" }).click());
+
+    assert.equal(await shownError(page), "");
+    const vegan = await ingredientNames(page);
+    assert.ok(!vegan.includes("Parmesan"), `the cheese is replaced: ${vegan}`);
+    assert.equal(vegan.length, edited.length, `one ingredient for each: ${vegan}`);
+    assert.ok(vegan.includes("Lemon zest"), `the user's ingredient stays: ${vegan}`);
+    assert.ok((await page.locator("#recipe-card").innerText()).includes("Vegan"), "the card says it is vegan");
+    const stored = await threadOnServer(page);
+    assert.deepEqual(stored.state.recipe.ingredients.map((i) => i.name), vegan, "the server holds what the card shows");
+  }));
+
 test("rejecting the agent's document brings the previous text back", TIMEOUT, () =>
   withPage("document-reject", async (page) => {
     await openAgent(page, "document");

@@ -3,8 +3,6 @@ package dev.aguistate.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ChatMessage;
@@ -16,7 +14,9 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -24,21 +24,37 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A deterministic stand-in for an LLM so that a newcomer without an API key sees every feature: streamed
- * text, backend tools, frontend tools. It is a development aid, chosen only when no endpoint is configured.
+ * text, backend tools, frontend tools, shared state the user and the "model" both edit. It is a development aid,
+ * chosen only when no endpoint is configured, and it says what it is.
+ *
+ * <p>It reads what a real model reads and nothing else: the user's last message, the tools offered, and the shared
+ * state the run loop shows it ({@link PromptedState}: the {@code <state>} block of the state message). Its knowledge
+ * of the sample agents comes from there alone: a tool's parameter named like a state key carries that key's value
+ * ({@code update_recipe}'s {@code recipe}), and a schema's {@code examples} entry is what it writes when asked for
+ * something new. What it can do to a value is a small set of named edits that work on any JSON
+ * ({@link DemoEdit}: a diet, "shorter", "add …").
  *
  * <p>Rules, applied to the conversation's last message:
  * <ul>
  *   <li>a tool result: a one-sentence summary of it;</li>
- *   <li>a user message that names a tool (e.g. "weather" for {@code get_weather}, "background" for
- *       {@code change_background}): a call of that tool, its arguments taken from the schema's
- *       {@code examples} where it has them, else generated from its types with the phrase after
- *       "in"/"to"/"for"/"about" as the string value (so "weather in Paris" gives {@code {"location":"Paris"}});</li>
+ *   <li>a user message that names a tool (e.g. "weather" for {@code get_weather}), or asks for an edit it knows
+ *       ("make it vegan", "make it shorter", "add a conclusion": the tool whose parameter is named like a key of
+ *       the state, or the agent's only tool): a call of that tool. Its arguments start from the current state for
+ *       each parameter named like a state key that has a value; from the schema's example where there is none or
+ *       the message asks for something new ("write …", "plan …", "make me a …", "new"), with the phrase after
+ *       "in"/"to"/"for"/"about" as the strings an example lacks ("weather in Paris" gives
+ *       {@code {"location":"Paris"}}). Then the edits are applied. A request on the current state that asks for
+ *       no edit it knows, or whose edits change nothing, gets an answer in words instead: no request throws away
+ *       what the user has;</li>
  *   <li>a user message containing "long" or "story": a long text, to show streaming and cancellation;</li>
- *   <li>anything else: a greeting that explains the above.</li>
+ *   <li>anything else: a greeting that names the tools offered and the edits it knows.</li>
  * </ul>
+ * Structured output (a response format with a JSON schema) is built the same way: the schema's example, the
+ * current state over it, the edits applied.
  */
 final class ScriptedDemoModel implements StreamingModel {
 
@@ -47,6 +63,11 @@ final class ScriptedDemoModel implements StreamingModel {
             "write", "make", "do", "run", "show", "the", "a", "to");
 
     private static final Pattern TOPIC = Pattern.compile("\\b(?:in|to|for|about|at|of)\\s+([^?.!,;:]+)",
+            Pattern.CASE_INSENSITIVE);
+
+    /** A request for something new rather than a change of what is there. */
+    private static final Pattern NEW = Pattern.compile("^\\W*(?:(?:please|can you|could you|now)\\s+)*"
+            + "(?:write|create|plan|draft|generate|make\\s+me\\s+an?)\\b|\\b(?:new|another)\\b",
             Pattern.CASE_INSENSITIVE);
 
     private static final int ARGUMENT_FRAGMENT = 6;
@@ -66,9 +87,15 @@ final class ScriptedDemoModel implements StreamingModel {
 
     @Override
     public Multi<ModelEvent> stream(ChatRequest request) {
+        List<ChatMessage> messages = request.messages();
+        Optional<ObjectNode> state = PromptedState.in(messages);
         List<ModelEvent> events = structuredOutputSchema(request)
-                .map(schema -> text(example(schema, "demo", null).toString(), ARGUMENT_FRAGMENT))
-                .orElseGet(() -> respond(request.messages(), request.toolSpecifications()));
+                .map(schema -> {
+                    String said = lastUserText(messages);
+                    return text(draft(schema, said, DemoEdit.requestedIn(said), state).value().toString(),
+                            ARGUMENT_FRAGMENT);
+                })
+                .orElseGet(() -> respond(messages, request.toolSpecifications(), state));
         Multi<ModelEvent> items = Multi.createFrom().iterable(events);
         if (chunkDelay.isZero()) {
             return items;
@@ -76,21 +103,83 @@ final class ScriptedDemoModel implements StreamingModel {
         return items.onItem().call(e -> Uni.createFrom().voidItem().onItem().delayIt().by(chunkDelay));
     }
 
-    private List<ModelEvent> respond(List<ChatMessage> messages, List<ToolSpecification> tools) {
+    private List<ModelEvent> respond(List<ChatMessage> messages, List<ToolSpecification> tools,
+                                     Optional<ObjectNode> state) {
         ChatMessage last = messages.get(messages.size() - 1);
         if (last instanceof ToolExecutionResultMessage result) {
             return text("Done: " + result.toolName() + " returned " + summarize(result.text()) + ".");
         }
         String said = last instanceof UserMessage user ? userText(user) : "";
-        Optional<ToolSpecification> tool = toolNamedIn(said, tools);
+        List<DemoEdit> edits = DemoEdit.requestedIn(said);
+        Optional<ToolSpecification> tool = toolNamedIn(said, tools)
+                .or(() -> edits.isEmpty() ? Optional.empty() : toolForState(tools, state));
         if (tool.isPresent()) {
-            return toolCall(tool.get(), said);
+            return answerWith(tool.get(), said, edits, state);
         }
         String lower = said.toLowerCase(Locale.ROOT);
         if (lower.contains("long") || lower.contains("story")) {
             return text(LONG_STORY);
         }
-        return text(greeting(said, tools));
+        return text(greeting(tools, state.isPresent()));
+    }
+
+    /** A call of the tool with arguments from the current state and the edits, or words when that would be wrong. */
+    private List<ModelEvent> answerWith(ToolSpecification tool, String said, List<DemoEdit> edits,
+                                        Optional<ObjectNode> state) {
+        Draft draft = draft(ToolSchemas.parameters(tool), said, edits, state);
+        if (!draft.fromState().isEmpty()) {
+            String what = "the " + String.join(" and the ", draft.fromState());
+            if (edits.isEmpty()) {
+                return text("I am the scripted demo model and cannot do that to " + what + ". I can " + DemoEdit.HELP
+                        + ", or put my example in its place (\"write new " + draft.fromState().get(0) + "\").");
+            }
+            if (draft.value().equals(draft.unedited())) {
+                return text("Nothing to change: " + DemoEdit.describe(edits) + " leaves " + what + " as it is.");
+            }
+        }
+        return toolCall(tool, draft.value().toString());
+    }
+
+    /**
+     * Tool arguments or structured output: {@code unedited} before the edits, {@code value} after;
+     * {@code fromState} names its top-level fields that are the current state's.
+     */
+    private record Draft(JsonNode unedited, JsonNode value, List<String> fromState) {}
+
+    private static Draft draft(JsonNode schema, String said, List<DemoEdit> edits, Optional<ObjectNode> state) {
+        JsonNode start = SchemaExample.of(schema, topic(said));
+        List<String> fromState = new ArrayList<>();
+        if (start instanceof ObjectNode object && state.isPresent() && !NEW.matcher(said).find()) {
+            schema.path("properties").fieldNames().forEachRemaining(name -> {
+                if (hasContent(state.get().get(name))) {
+                    object.set(name, state.get().get(name).deepCopy());
+                    fromState.add(name);
+                }
+            });
+        }
+        JsonNode value = start;
+        for (DemoEdit edit : edits) {
+            value = edit.apply(value, schema);
+        }
+        return new Draft(start, value, fromState);
+    }
+
+    /** The tool an edit that names none is for: the one whose parameter holds state, else the agent's only one. */
+    private static Optional<ToolSpecification> toolForState(List<ToolSpecification> tools, Optional<ObjectNode> state) {
+        if (state.isEmpty()) {
+            return Optional.empty();
+        }
+        return tools.stream()
+                .filter(t -> t.parameters() != null
+                        && t.parameters().properties().keySet().stream().anyMatch(k -> hasContent(state.get().get(k))))
+                .findFirst()
+                .or(() -> tools.size() == 1 ? Optional.of(tools.get(0)) : Optional.empty());
+    }
+
+    /** A value worth working on: not missing, null, empty or blank. */
+    private static boolean hasContent(JsonNode value) {
+        return value != null && !value.isNull() && !(value.isContainerNode() && value.isEmpty())
+                && !(value.isTextual() && value.asText().isBlank());
     }
 
     /** The JSON Schema the request asks the answer to follow, if any. */
@@ -106,30 +195,39 @@ final class ScriptedDemoModel implements StreamingModel {
         }
     }
 
+    /** The text of the conversation's last user message ("" if there is none). */
+    private static String lastUserText(List<ChatMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof UserMessage user) {
+                return userText(user);
+            }
+        }
+        return "";
+    }
+
     private static String userText(UserMessage user) {
         return user.hasSingleText() ? user.singleText() : user.contents().toString();
     }
 
     private static Optional<ToolSpecification> toolNamedIn(String said, List<ToolSpecification> tools) {
-        Set<String> words = Set.of(said.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"));
+        Set<String> words = new HashSet<>(Arrays.asList(said.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
         return tools.stream()
                 .filter(t -> matchingWords(t, words) > 0)
                 .max(Comparator.comparingInt(t -> matchingWords(t, words)));
     }
 
     private static int matchingWords(ToolSpecification tool, Set<String> words) {
-        int matches = 0;
-        for (String word : tool.name().toLowerCase(Locale.ROOT).split("[_\\-]+")) {
-            if (!GENERIC_WORDS.contains(word) && words.contains(word)) {
-                matches++;
-            }
-        }
-        return matches;
+        return (int) cues(tool).stream().filter(words::contains).count();
     }
 
-    private List<ModelEvent> toolCall(ToolSpecification tool, String said) {
+    /** The words of a tool's name that say which tool is meant: "weather" of get_weather. */
+    private static List<String> cues(ToolSpecification tool) {
+        return Arrays.stream(tool.name().toLowerCase(Locale.ROOT).split("[_\\-]+"))
+                .filter(w -> !GENERIC_WORDS.contains(w)).toList();
+    }
+
+    private List<ModelEvent> toolCall(ToolSpecification tool, String arguments) {
         String id = "call_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
-        String arguments = example(ToolSchemas.parameters(tool), topic(said), null).toString();
         List<ModelEvent> events = new ArrayList<>();
         for (String fragment : pieces(arguments, ARGUMENT_FRAGMENT)) {
             events.add(new ModelEvent.ToolCallDelta(0, id, tool.name(), fragment));
@@ -137,45 +235,6 @@ final class ScriptedDemoModel implements StreamingModel {
         events.add(new ModelEvent.ToolCallCompleted(0, id, tool.name(), arguments));
         events.add(completed(events.size(), FinishReason.TOOL_CALLS));
         return events;
-    }
-
-    /** An example value for a schema: its first {@code examples} entry, else one built from its types. */
-    private static JsonNode example(JsonNode schema, String topic, Integer position) {
-        JsonNodeFactory json = JsonNodeFactory.instance;
-        if (schema.path("examples").isArray() && !schema.get("examples").isEmpty()) {
-            return schema.get("examples").get(0);
-        }
-        if (schema.has("const")) {
-            return schema.get("const");
-        }
-        if (schema.path("enum").isArray() && !schema.get("enum").isEmpty()) {
-            return schema.get("enum").get(0);
-        }
-        String type = schema.path("type").isArray() ? schema.get("type").get(0).asText() : schema.path("type").asText();
-        switch (type) {
-            case "object" -> {
-                ObjectNode object = json.objectNode();
-                schema.path("properties").fields()
-                        .forEachRemaining(p -> object.set(p.getKey(), example(p.getValue(), topic, position)));
-                return object;
-            }
-            case "array" -> {
-                ArrayNode array = json.arrayNode();
-                for (int i = 0; i < 3; i++) {
-                    array.add(example(schema.path("items"), topic, i + 1));
-                }
-                return array;
-            }
-            case "integer", "number" -> {
-                return json.numberNode(position == null ? 1 : position);
-            }
-            case "boolean" -> {
-                return json.booleanNode(true);
-            }
-            default -> {
-                return json.textNode(position == null ? topic : "Step " + position + ": " + topic);
-            }
-        }
     }
 
     private static String topic(String said) {
@@ -209,15 +268,24 @@ final class ScriptedDemoModel implements StreamingModel {
         return "\"" + (text.length() > 200 ? text.substring(0, 200) + "…" : text) + "\"";
     }
 
-    private static String greeting(String said, List<ToolSpecification> tools) {
+    /** Names only what this request offers: its tools, and the edits when there is state to work on. */
+    private static String greeting(List<ToolSpecification> tools, boolean stateShown) {
         StringBuilder text = new StringBuilder("Hi! I am the scripted demo model: no LLM is configured, so my "
-                + "answers are canned. You said: \"" + said.strip() + "\". Try \"What's the weather in Paris?\" "
-                + "or \"Tell me a long story\".");
+                + "answers are canned.");
         if (!tools.isEmpty()) {
-            text.append(" I can call these tools when you name them: ");
-            text.append(String.join(", ", tools.stream().map(ToolSpecification::name).toList())).append('.');
+            text.append(" Name a tool and I call it: ").append(tools.stream()
+                    .map(t -> "\"" + cue(t) + "\" for " + t.name()).collect(Collectors.joining(", "))).append('.');
+            if (stateShown) {
+                text.append(" I work on what you have: I can ").append(DemoEdit.HELP).append('.');
+            }
         }
-        return text.toString();
+        return text.append(" Ask for a long story to see a long text stream in.").toString();
+    }
+
+    /** The word that calls a tool, as the greeting suggests it: the last of its cues, usually the noun. */
+    private static String cue(ToolSpecification tool) {
+        List<String> cues = cues(tool);
+        return cues.isEmpty() ? tool.name() : cues.get(cues.size() - 1);
     }
 
     /** Text streamed word by word. */

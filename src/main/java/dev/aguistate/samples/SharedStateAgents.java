@@ -26,8 +26,9 @@ import java.util.Set;
 
 /**
  * The AG-UI dojo's shared-state samples: a recipe card and a document, each filled in live while the LLM
- * writes the state tool's arguments, and a task list worked through step by step. The tools' parameter schemas carry an {@code examples} entry, which the
- * scripted demo model streams when no LLM is configured.
+ * writes the state tool's arguments, and a task list worked through step by step. The tools' parameter schemas carry
+ * an {@code examples} entry, which the scripted demo model writes when no LLM is configured and the user asks for a
+ * new recipe, document or plan; asked for a change, it edits the current state instead.
  */
 public class SharedStateAgents {
 

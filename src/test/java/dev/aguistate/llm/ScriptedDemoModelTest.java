@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
@@ -14,8 +16,10 @@ import dev.aguistate.testing.ScriptedDemoProfile;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -75,6 +79,65 @@ class ScriptedDemoModelTest {
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertTrue(stream.ofType("TOOL_CALL_START").isEmpty());
         assertTrue(text(stream).contains("scripted demo model"), text(stream));
+        assertTrue(text(stream).contains("get_weather"), "the chat agent's own tool: " + text(stream));
+    }
+
+    @Test
+    void theGreetingOfAnAgentWithoutAWeatherToolDoesNotOfferTheWeather() {
+        RunRequests request = RunRequests.fresh().user("Hello there");
+        request.body().putObject("state");
+
+        SseClient.Stream stream = client.run("/agui/recipe", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertTrue(stream.ofType("TOOL_CALL_START").isEmpty());
+        String greeting = text(stream);
+        assertTrue(greeting.contains("update_recipe"), greeting);
+        assertFalse(greeting.toLowerCase(Locale.ROOT).contains("weather"), greeting);
+    }
+
+    @Test
+    void makingTheRecipeVeganKeepsWhatTheUserAddedAndReplacesTheAnimalIngredients() throws Exception {
+        RunRequests first = RunRequests.fresh().user("Make me a pasta recipe");
+        first.body().putObject("state");
+        SseClient.Stream written = client.run("/agui/recipe", first.json());
+        JsonNode card = ClientStateReplay.of(first.body().get("state"), written.events()).held();
+        assertTrue(ingredientNames(card.at("/recipe/ingredients")).contains("Parmesan"),
+                "the demo's pasta has cheese: " + card);
+        // The user edits the card: a new title and an ingredient of their own.
+        ObjectNode edited = card.deepCopy();
+        ObjectNode recipe = (ObjectNode) edited.get("recipe");
+        recipe.put("title", "Lemony Tomato Pasta");
+        JsonNode lemon = RunRequests.parse("{\"icon\":\"🍋\",\"name\":\"Lemon zest\",\"amount\":\"1 tsp\"}");
+        ((ArrayNode) recipe.get("ingredients")).add(lemon);
+
+        RunRequests vegan = RunRequests.of(first.threadId(), "run-vegan").user("Make the recipe vegan");
+        vegan.body().set("state", edited);
+        SseClient.Stream stream = client.run("/agui/recipe", vegan.json());
+
+        EventStreamVerifier.verify(stream.events(), vegan.threadId(), vegan.runId());
+        List<JsonNode> snapshots = stream.ofType("STATE_SNAPSHOT");
+        JsonNode after = snapshots.get(snapshots.size() - 1).get("snapshot").get("recipe");
+        assertEquals(after, ClientStateReplay.of(edited, stream.events()).held().get("recipe"),
+                "the streamed deltas built what the snapshot says");
+        List<String> names = ingredientNames(after.get("ingredients"));
+        assertFalse(names.contains("Parmesan"), names.toString());
+        assertEquals(recipe.get("ingredients").size(), names.size(), "one replacement per animal ingredient: " + names);
+        assertTrue(names.contains("Lemon zest"), "the user's ingredient stays: " + names);
+        assertEquals(lemon, after.get("ingredients").get(names.indexOf("Lemon zest")));
+        assertEquals("Lemony Tomato Pasta", after.get("title").asText(), "the user's title stays");
+        assertEquals(after, storedState(vegan.threadId()).get("recipe"));
+    }
+
+    private static List<String> ingredientNames(JsonNode ingredients) {
+        List<String> names = new ArrayList<>();
+        ingredients.forEach(i -> names.add(i.get("name").asText()));
+        return names;
+    }
+
+    private static JsonNode storedState(String threadId) {
+        return RunRequests.parse(given().get("/threads/" + threadId).then().statusCode(200).extract().asString())
+                .get("state");
     }
 
     @Test
