@@ -94,18 +94,19 @@ abstract class ReplicasContract {
         finished(a.client().run(AGENT, first.json()), first);
 
         stub.enqueue(StubResponse.stream().text("Welcome back.").build());
-        RunRequests reload = nextRun(first.threadId()); // a reloaded page
-        SseClient.Stream onB = finished(b.client().run(AGENT, reload.json()), reload);
+        RunRequests next = continuation(first.threadId(), "I am back"); // a page that sends only its new message
+        SseClient.Stream onB = finished(b.client().run(AGENT, next.json()), next);
 
-        assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT"), onB.types().subList(0, 3));
-        assertEquals(List.of("user", "assistant", "tool", "assistant"),
-                onB.events().get(1).get("messages").findValuesAsText("role"), "A's history, hydrated by B");
-        assertEquals(document, onB.events().get(2).at("/snapshot/document").asText(), "A's state, hydrated by B");
+        List<JsonNode> snapshots = onB.ofType("MESSAGES_SNAPSHOT");
+        assertEquals(List.of("user", "assistant", "tool", "assistant", "user"),
+                snapshots.get(snapshots.size() - 1).get("messages").findValuesAsText("role"), "A's history, on B");
+        assertEquals(document, onB.ofType("STATE_SNAPSHOT").get(0).at("/snapshot/document").asText(),
+                "A's state, on B");
         assertTrue(systemMessages(stub.lastRequest()).contains("Written on replica A."),
                 "B's LLM request shows A's state: " + stub.lastRequest());
         JsonNode thread = thread(a, first.threadId());
         assertEquals(2, thread.get("version").asInt(), "A sees B's commit: " + thread);
-        assertEquals("Welcome back.", thread.at("/messages/4/content").asText(), "A sees B's commit: " + thread);
+        assertEquals("Welcome back.", thread.at("/messages/5/content").asText(), "A sees B's commit: " + thread);
     }
 
     @Test
@@ -159,7 +160,7 @@ abstract class ReplicasContract {
             assertEquals(List.of("user", "assistant", "tool", "assistant"),
                     thread.get("messages").findValuesAsText("role"), "nothing of the killed run: " + thread);
 
-            RunRequests takeOver = nextRun(first.threadId());
+            RunRequests takeOver = continuation(first.threadId(), "Try again");
             assertEquals(409, b.client().run(AGENT, takeOver.json()).response().statusCode(),
                     "the killed replica's claim outlives it until its time to live");
             stub.enqueue(StubResponse.stream().text("Back again.").build());
@@ -188,14 +189,9 @@ abstract class ReplicasContract {
                 RunRequests.JSON.createObjectNode().put("document", document).toString());
     }
 
-    /** A new run of the thread that sends no messages, as a reloaded page does: it gets the stored ones. */
-    private static RunRequests nextRun(String threadId) {
-        return RunRequests.of(threadId, "run-" + UUID.randomUUID());
-    }
-
-    /** A new run of the thread with one more user message. */
+    /** A new run of the thread with one more user message, and only that: the server keeps the rest. */
     private static RunRequests continuation(String threadId, String text) {
-        return nextRun(threadId).user(text);
+        return RunRequests.of(threadId, "run-" + UUID.randomUUID()).user(text);
     }
 
     /** Checks the stream against the protocol's rules and that the run succeeded; returns it. */
