@@ -63,7 +63,7 @@ public class ThreadSessions {
             Reconciliation.Result reconciled = reconcile(input, stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
-                            store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), deadline))
+                            store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), input.runId(), deadline))
                     .with((userScope, appScope, lock) ->
                             new ThreadSession(start(user, agent, input, stored, reconciled, userScope, appScope),
                                     lock, keepClaimed(lock)));
@@ -81,8 +81,8 @@ public class ThreadSessions {
     }
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
-    private Uni<RunLock> lock(String threadId, long deadline) {
-        return store.tryLock(threadId, config.lockTtl()).onItem().transformToUni(lock -> {
+    private Uni<RunLock> lock(String threadId, String runId, long deadline) {
+        return store.tryLock(threadId, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
                 return Uni.createFrom().item(lock.get());
             }
@@ -90,7 +90,7 @@ public class ThreadSessions {
                 return Uni.createFrom().failure(SessionRefused.busy(threadId));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
-                    .onItem().transformToUni(retry -> lock(threadId, deadline));
+                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline));
         });
     }
 

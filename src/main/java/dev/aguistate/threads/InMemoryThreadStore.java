@@ -47,7 +47,7 @@ public final class InMemoryThreadStore implements ThreadStore {
         }
     }
 
-    private record Claim(String token, Instant expiresAt) {}
+    private record Claim(RunLock lock, Instant expiresAt) {}
 
     private final Clock clock;
     private final Duration ttl;
@@ -172,19 +172,30 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, Duration lockTtl) {
-        return Uni.createFrom().item(() -> tryLockNow(threadId, lockTtl));
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockNow(threadId, runId, lockTtl));
     }
 
-    private synchronized Optional<RunLock> tryLockNow(String threadId, Duration lockTtl) {
+    private synchronized Optional<RunLock> tryLockNow(String threadId, String runId, Duration lockTtl) {
         Instant now = clock.instant();
         Claim claim = claims.get(threadId);
         if (claim != null && claim.expiresAt().isAfter(now)) {
             return Optional.empty();
         }
-        String token = UUID.randomUUID().toString();
-        claims.put(threadId, new Claim(token, now.plus(lockTtl)));
-        return Optional.of(new RunLock(threadId, token));
+        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
+        claims.put(threadId, new Claim(lock, now.plus(lockTtl)));
+        return Optional.of(lock);
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return Uni.createFrom().item(() -> claimNow(threadId));
+    }
+
+    private synchronized Optional<RunLock> claimNow(String threadId) {
+        Claim claim = claims.get(threadId);
+        return claim != null && claim.expiresAt().isAfter(clock.instant()) ? Optional.of(claim.lock())
+                : Optional.empty();
     }
 
     @Override
@@ -195,10 +206,10 @@ public final class InMemoryThreadStore implements ThreadStore {
     private synchronized boolean renewNow(RunLock lock, Duration lockTtl) {
         Instant now = clock.instant();
         Claim claim = claims.get(lock.threadId());
-        if (claim == null || !claim.token().equals(lock.token()) || !claim.expiresAt().isAfter(now)) {
+        if (claim == null || !claim.lock().token().equals(lock.token()) || !claim.expiresAt().isAfter(now)) {
             return false;
         }
-        claims.put(lock.threadId(), new Claim(claim.token(), now.plus(lockTtl)));
+        claims.put(lock.threadId(), new Claim(claim.lock(), now.plus(lockTtl)));
         return true;
     }
 
@@ -212,7 +223,7 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized void unlockNow(RunLock lock) {
         Claim claim = claims.get(lock.threadId());
-        if (claim != null && claim.token().equals(lock.token())) {
+        if (claim != null && claim.lock().token().equals(lock.token())) {
             claims.remove(lock.threadId());
         }
     }

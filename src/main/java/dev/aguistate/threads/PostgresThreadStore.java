@@ -11,6 +11,7 @@ import io.vertx.pgclient.data.Interval;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -90,10 +91,15 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     /** Takes the claim if there is none or it lapsed; returns a row only then. */
     private static final String LOCK = """
-            INSERT INTO agui_thread_locks AS l (thread_id, token, expires_at) VALUES ($1, $2, now() + $3::interval)
-            ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+            INSERT INTO agui_thread_locks AS l (thread_id, token, run_id, expires_at)
+            VALUES ($1, $2, $4, now() + $3::interval)
+            ON CONFLICT (thread_id) DO UPDATE
+                SET token = excluded.token, run_id = excluded.run_id, expires_at = excluded.expires_at
                 WHERE l.expires_at <= now()
             RETURNING token""";
+
+    private static final String CLAIM =
+            "SELECT token, run_id FROM agui_thread_locks WHERE thread_id = $1 AND expires_at > now()";
 
     private static final String UNLOCK = "DELETE FROM agui_thread_locks WHERE thread_id = $1 AND token = $2";
 
@@ -206,10 +212,22 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, Duration lockTtl) {
-        RunLock lock = new RunLock(threadId, UUID.randomUUID().toString());
-        return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
+        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl), runId))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return pool.preparedQuery(CLAIM).execute(Tuple.of(threadId)).map(rows -> {
+            Iterator<Row> found = rows.iterator();
+            if (!found.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = found.next();
+            return Optional.of(new RunLock(threadId, row.getString("run_id"), row.getString("token")));
+        });
     }
 
     @Override

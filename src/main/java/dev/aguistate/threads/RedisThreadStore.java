@@ -37,6 +37,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     private static final RedisScript COMMIT = RedisScript.named("commit");
     private static final RedisScript LOAD = RedisScript.named("load");
     private static final RedisScript LIST = RedisScript.named("list");
+    private static final String CLAIM_SEPARATOR = " ";
     private static final RedisScript UNLOCK = RedisScript.named("unlock");
     private static final RedisScript RENEW = RedisScript.named("renew");
 
@@ -132,22 +133,38 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, Duration lockTtl) {
-        RunLock lock = new RunLock(threadId, UUID.randomUUID().toString());
-        return redis.send(Request.cmd(Command.SET).arg(LOCK + threadId).arg(lock.token())
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
+        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
+        return redis.send(Request.cmd(Command.SET).arg(LOCK + threadId).arg(claimValue(lock))
                         .arg("NX").arg("PX").arg(lockTtl.toMillis()))
                 .map(set -> set == null ? Optional.empty() : Optional.of(lock));
     }
 
     @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return redis.send(Request.cmd(Command.GET).arg(LOCK + threadId)).map(value -> {
+            if (value == null) {
+                return Optional.empty();
+            }
+            String[] tokenAndRun = value.toString().split(CLAIM_SEPARATOR, 2);
+            return Optional.of(new RunLock(threadId, tokenAndRun[1], tokenAndRun[0]));
+        });
+    }
+
+    @Override
     public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
-        return RENEW.run(redis, List.of(LOCK + lock.threadId()), List.of(lock.token(), millis(lockTtl)))
+        return RENEW.run(redis, List.of(LOCK + lock.threadId()), List.of(claimValue(lock), millis(lockTtl)))
                 .map(renewed -> renewed.toInteger() == 1);
     }
 
     @Override
     public Uni<Void> unlock(RunLock lock) {
-        return UNLOCK.run(redis, List.of(LOCK + lock.threadId()), List.of(lock.token())).replaceWithVoid();
+        return UNLOCK.run(redis, List.of(LOCK + lock.threadId()), List.of(claimValue(lock))).replaceWithVoid();
+    }
+
+    /** A claim's value: its token (a UUID, which never holds the separator), then its run's id. */
+    private static String claimValue(RunLock lock) {
+        return lock.token() + CLAIM_SEPARATOR + lock.runId();
     }
 
     @Override

@@ -38,10 +38,13 @@ public interface ThreadStore {
     Uni<List<ThreadSummary>> list(String owner, int offset, int limit);
 
     /**
-     * Claims the thread for one run, across all replicas; empty when another run holds it. The claim lapses after
-     * {@code ttl} so that a crashed replica cannot block the thread forever.
+     * Claims the thread for the run {@code runId}, across all replicas; empty when another run holds it. The claim
+     * lapses after {@code ttl} so that a crashed replica cannot block the thread forever.
      */
-    Uni<Optional<RunLock>> tryLock(String threadId, Duration ttl);
+    Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl);
+
+    /** The claim on the thread now, whichever replica holds it: the live run, if any. */
+    Uni<Optional<RunLock>> claim(String threadId);
 
     /**
      * Extends a claim that is still held to {@code ttl} from now, so that a run longer than the claim's time to

@@ -50,8 +50,13 @@ final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, Duration ttl) {
-        return timed(store.tryLock(threadId, ttl));
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl) {
+        return timed(store.tryLock(threadId, runId, ttl));
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return timed(store.claim(threadId));
     }
 
     @Override

@@ -155,26 +155,26 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void aClaimLapsesSoACrashedRunCannotBlockTheThread() {
         String id = newId();
-        store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
+        store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
 
         clock.advance(Duration.ofSeconds(31));
 
-        assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isPresent());
+        assertTrue(store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().isPresent());
     }
 
     @Test
     void aRenewedClaimLastsItsNewTimeToLiveAndALapsedOneCannotBeRenewed() {
         String id = newId();
-        RunLock lock = store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
+        RunLock lock = store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
 
         clock.advance(Duration.ofSeconds(20));
         assertTrue(store.renew(lock, Duration.ofSeconds(30)).await().indefinitely());
         clock.advance(Duration.ofSeconds(20));
-        assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isEmpty(), "held 40 s in");
+        assertTrue(store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().isEmpty(), "held 40 s in");
 
         clock.advance(Duration.ofSeconds(11));
         assertFalse(store.renew(lock, Duration.ofSeconds(30)).await().indefinitely(), "lapsed");
-        assertTrue(store.tryLock(id, Duration.ofSeconds(30)).await().indefinitely().isPresent());
+        assertTrue(store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().isPresent());
     }
 
     /** Commits a thread whose one message is {@code chars} characters of ASCII text. */

@@ -87,7 +87,7 @@ class PostgresThreadStoreTest extends SharedThreadStoreContract {
                     .andFailFast().await().atMost(WAIT);
             new PostgresMigrator().migrate(first).await().atMost(WAIT);
 
-            assertEquals(List.of(1, 2), column(first, "SELECT version FROM agui_schema_migrations ORDER BY version"));
+            assertEquals(List.of(1, 2, 3), column(first, "SELECT version FROM agui_schema_migrations ORDER BY version"));
             assertEquals(List.of("agui_schema_migrations", "agui_scopes", "agui_thread_locks", "agui_threads"),
                     column(first, """
                             SELECT table_name::text FROM information_schema.tables

@@ -82,10 +82,10 @@ abstract class SharedThreadStoreContract extends ThreadStoreContract {
     @Test
     void aLapsedClaimCanBeTaken() {
         String id = newId();
-        store().tryLock(id, Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
-        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
+        store().tryLock(id, "run-1", Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
 
-        awaitUntil(() -> store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent(),
+        awaitUntil(() -> store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isPresent(),
                 "the claim lapses");
     }
 
@@ -93,12 +93,12 @@ abstract class SharedThreadStoreContract extends ThreadStoreContract {
     void aRenewedClaimOutlivesItsFirstTimeToLive() {
         String id = newId();
         Instant firstTtlOver = Instant.now().plusMillis(600);
-        RunLock lock = store().tryLock(id, Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
+        RunLock lock = store().tryLock(id, "run-1", Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
         assertTrue(store().renew(lock, Duration.ofMinutes(1)).await().atMost(WAIT));
 
         awaitUntil(() -> Instant.now().isAfter(firstTtlOver), "the first time to live is over");
 
-        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
     }
 
     /** Polls with a bound instead of sleeping a fixed time that is either too short or wasted. */

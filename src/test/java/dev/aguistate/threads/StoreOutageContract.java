@@ -80,13 +80,13 @@ abstract class StoreOutageContract {
     void everyCallToAStalledStoreFailsWithStoreUnavailable() {
         String id = newId();
         StoredThread stored = commit(thread(id, "{\"v\":1}"), 0);
-        RunLock lock = store.tryLock(id, Duration.ofMinutes(1)).await().atMost(BOUND).orElseThrow();
+        RunLock lock = store.tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(BOUND).orElseThrow();
 
         proxy.stall();
 
         List<Uni<?>> calls = List.of(store.load(id), store.loadScope(ScopedState.APP_SCOPE),
                 store.commit(new ThreadCommit(thread(id, "{\"v\":2}"), stored.version(), List.of())),
-                store.delete(id), store.list(owner, 0, 10), store.tryLock(newId(), Duration.ofMinutes(1)),
+                store.delete(id), store.list(owner, 0, 10), store.tryLock(newId(), "run-1", Duration.ofMinutes(1)),
                 store.renew(lock, Duration.ofMinutes(1)), store.unlock(lock), store.ping());
         assertAllFailWithStoreUnavailable(calls);
     }

@@ -209,30 +209,42 @@ public abstract class ThreadStoreContract {
     @Test
     void oneRunAtATimeHoldsAThread() {
         String id = newId();
-        Optional<RunLock> first = store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT);
+        Optional<RunLock> first = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT);
         assertTrue(first.isPresent());
-        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "a second run is refused");
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "a second run is refused");
 
         store().unlock(first.get()).await().atMost(WAIT);
-        Optional<RunLock> second = store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT);
+        Optional<RunLock> second = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT);
         assertTrue(second.isPresent());
         assertNotEquals(first.get().token(), second.get().token());
 
         store().unlock(first.get()).await().atMost(WAIT);
-        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
                 "a stale holder cannot release the claim of the current one");
     }
 
     @Test
     void onlyTheHolderRenewsAClaimAndOnlyWhileItHoldsIt() {
         String id = newId();
-        RunLock held = store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+        RunLock held = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
 
         assertTrue(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT));
-        assertFalse(store().renew(new RunLock(id, "not-the-holder"), Duration.ofMinutes(1)).await().atMost(WAIT));
+        assertFalse(store().renew(new RunLock(id, "run-1", "not-the-holder"), Duration.ofMinutes(1)).await().atMost(WAIT));
         store().unlock(held).await().atMost(WAIT);
         assertFalse(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT), "a released claim stays released");
-        assertTrue(store().tryLock(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+    }
+
+    @Test
+    void anyoneCanSeeWhichRunHoldsAThread() {
+        String id = newId();
+        assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "no run yet");
+        RunLock held = store().tryLock(id, "run 7: the second", Duration.ofMinutes(1)).await().atMost(WAIT)
+                .orElseThrow();
+
+        assertEquals(Optional.of(held), store().claim(id).await().atMost(WAIT));
+        store().unlock(held).await().atMost(WAIT);
+        assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "a released claim names no run");
     }
 
     protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
