@@ -108,8 +108,8 @@ public final class SseClient {
      * Opens a run and leaves its stream open: the test reads events when it wants them and decides when the
      * client goes away ({@link LiveStream#close()}), so it can act while the run is still in progress.
      */
-    public LiveStream open(String path, String body) {
-        return new LiveStream(send(path, body, HttpResponse.BodyHandlers.ofInputStream()));
+    public LiveStream open(String path, String body, String... headers) {
+        return new LiveStream(send(path, body, HttpResponse.BodyHandlers.ofInputStream(), headers));
     }
 
     /** {@code GET path}, for the non-streaming endpoints. */
@@ -124,6 +124,9 @@ public final class SseClient {
         private final HttpResponse<InputStream> response;
         private final BufferedReader reader;
         private final List<JsonNode> events = new ArrayList<>();
+        /** The {@code id:} of each event read, null for an event without one. */
+        private final List<String> ids = new ArrayList<>();
+        private String pendingId;
 
         private LiveStream(HttpResponse<InputStream> response) {
             this.response = response;
@@ -139,9 +142,14 @@ public final class SseClient {
             try {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    if (line.startsWith("id: ")) {
+                        pendingId = line.substring(4);
+                    }
                     if (line.startsWith("data:")) {
                         JsonNode event = JSON.readTree(line.substring(line.startsWith("data: ") ? 6 : 5));
                         events.add(event);
+                        ids.add(pendingId);
+                        pendingId = null;
                         if (wanted.test(event)) {
                             return Optional.of(event);
                         }
@@ -164,6 +172,17 @@ public final class SseClient {
             return List.copyOf(events);
         }
 
+        /** The {@code id:} of each event read so far, in order; null where an event had none. */
+        public List<String> ids() {
+            return java.util.Collections.unmodifiableList(new ArrayList<>(ids));
+        }
+
+        /** Reads to the end of the stream; returns all events read. */
+        public List<JsonNode> readToEnd() {
+            readUntil(event -> false);
+            return events();
+        }
+
         @Override
         public void close() {
             try {
@@ -174,14 +193,17 @@ public final class SseClient {
         }
     }
 
-    private <T> HttpResponse<T> send(String path, String body, HttpResponse.BodyHandler<T> handler) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+    private <T> HttpResponse<T> send(String path, String body, HttpResponse.BodyHandler<T> handler,
+                                     String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return exchange(request, handler);
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return exchange(request.build(), handler);
     }
 
     private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
