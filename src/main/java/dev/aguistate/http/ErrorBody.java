@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import dev.aguistate.protocol.AgUiJson;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import jakarta.ws.rs.core.Response;
 
@@ -55,15 +56,16 @@ public record ErrorBody(int status, String code, String message) {
         return response.build();
     }
 
-    void send(HttpServerResponse response) {
+    /** Completes once the answer is written (or, after the headers went out, the connection closed). */
+    Future<Void> send(HttpServerResponse response) {
         if (response.headWritten()) {
             response.close();
-            return;
+            return Future.succeededFuture();
         }
         if (status == 503) {
             response.putHeader("Retry-After", RETRY_AFTER_SECONDS);
         }
-        response.setStatusCode(status)
+        return response.setStatusCode(status)
                 .putHeader("Content-Type", CONTENT_TYPE)
                 .putHeader("Cache-Control", "no-store")
                 .end(AgUiJson.write(this));

@@ -15,6 +15,7 @@ import dev.aguistate.session.ThreadSession;
 import dev.aguistate.session.ThreadSessions;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -24,6 +25,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -187,28 +189,45 @@ public class RunRoute {
         frames.subscribe().withSubscriber(writer);
     }
 
-    /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */
+    /**
+     * Reads the body up to the configured size limit and time limit; a larger one gets 413, one that has not
+     * arrived in time 408, both without reading the rest.
+     */
     private void readBody(RoutingContext ctx, java.util.function.Consumer<Buffer> onBody) {
         HttpServerRequest request = ctx.request();
         int limit = config.maxRequestBytes();
         if (HttpErrors.announcesMoreThan(request.getHeader("Content-Length"), limit)) {
-            tooLarge(ctx, limit);
+            refuseUnread(ctx, tooLarge(limit));
             return;
         }
         Buffer body = Buffer.buffer();
         boolean[] rejected = {false};
+        // A client that never completes its body would otherwise hold the connection and up to `limit` bytes of
+        // heap until quarkus.http.idle-timeout (30 minutes), and could keep doing so with a byte now and then.
+        Duration timeout = config.requestBodyTimeout();
+        long deadline = vertx.setTimer(timeout.toMillis(), id -> {
+            if (!rejected[0]) {
+                rejected[0] = true;
+                // Closed once answered: the header alone does not end it, Vert.x would wait for the rest of the body.
+                refuseUnread(ctx, new ErrorBody(408, "request_timeout", "the run request's body did not arrive within "
+                        + timeout.toMillis() + " ms (agui.http.request-body-timeout)"))
+                        .onComplete(answered -> request.connection().close());
+            }
+        });
         request.handler(chunk -> {
             if (rejected[0]) {
                 return;
             }
             if (body.length() + chunk.length() > limit) {
                 rejected[0] = true;
-                tooLarge(ctx, limit);
+                vertx.cancelTimer(deadline);
+                refuseUnread(ctx, tooLarge(limit));
             } else {
                 body.appendBuffer(chunk);
             }
         });
         request.endHandler(v -> {
+            vertx.cancelTimer(deadline);
             if (!rejected[0]) {
                 try {
                     onBody.accept(body);
@@ -217,15 +236,22 @@ public class RunRoute {
                 }
             }
         });
-        request.exceptionHandler(e -> rejected[0] = true);
+        request.exceptionHandler(e -> {
+            vertx.cancelTimer(deadline);
+            rejected[0] = true;
+        });
         request.resume();
     }
 
-    private static void tooLarge(RoutingContext ctx, int limit) {
-        // The rest of the body is not read: close the connection after answering.
+    private static ErrorBody tooLarge(int limit) {
+        return new ErrorBody(413, "request_too_large",
+                "the run request is larger than " + limit + " bytes (agui.http.max-request-bytes)");
+    }
+
+    /** Answers a request whose body is not read to the end; the connection closes after the answer. */
+    private static Future<Void> refuseUnread(RoutingContext ctx, ErrorBody error) {
         ctx.response().putHeader("Connection", "close");
-        reject(ctx, new ErrorBody(413, "request_too_large",
-                "the run request is larger than " + limit + " bytes (agui.http.max-request-bytes)"));
+        return error.send(ctx.response());
     }
 
     private static void reject(RoutingContext ctx, ErrorBody error) {

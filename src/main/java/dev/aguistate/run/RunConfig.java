@@ -1,6 +1,7 @@
 package dev.aguistate.run;
 
 import dev.aguistate.agent.OnDisconnect;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -53,6 +54,10 @@ public interface RunConfig {
      */
     @WithDefault("4096")
     int followWindow();
+
+    /** The most bytes of frames a connection may have waiting; past this it is disconnected, as above. */
+    @WithDefault("4M")
+    MemorySize followWindowBytes();
 
     default ContextWindow contextWindow() {
         return new ContextWindow(contextMaxMessages(), contextMaxAge().orElse(null));

@@ -46,9 +46,11 @@ final class LiveRun {
     private boolean ended;
     private long seq;
     private MultiEmitter<? super byte[]> starter;
-    /** Frames the starting connection took from its buffer: how far behind it is. */
+    /** Frames, and their bytes, the starting connection took from its buffer: how far behind it is. */
     private final AtomicLong starterTook = new AtomicLong();
-    private int window;
+    private final AtomicLong starterTookBytes = new AtomicLong();
+    private long sentBytes;
+    private FollowWindow window;
     private int failedSaves;
 
     LiveRun(ThreadSession session, RunEventLog log, OnDisconnect onDisconnect, Runnable onSaved) {
@@ -88,10 +90,10 @@ final class LiveRun {
 
     /**
      * The starting connection's frames: every event of the run, as the run makes them, until its terminal event.
-     * It fails with {@link FellBehind} when the client is more than {@code window} events behind. {@code onAttached}
+     * It fails with {@link FellBehind} when the client falls further behind than {@code window}. {@code onAttached}
      * runs once the connection is attached: what starts the run, so that it misses nothing.
      */
-    Multi<byte[]> attachStarter(int window, Runnable onAttached) {
+    Multi<byte[]> attachStarter(FollowWindow window, Runnable onAttached) {
         this.window = window;
         return Multi.createFrom().<byte[]>emitter(emitter -> {
                     synchronized (this) {
@@ -100,7 +102,10 @@ final class LiveRun {
                     emitter.onTermination(() -> starterGone(emitter));
                     onAttached.run();
                 }, BackPressureStrategy.BUFFER)
-                .onItem().invoke(frame -> starterTook.incrementAndGet());
+                .onItem().invoke(frame -> {
+                    starterTook.incrementAndGet();
+                    starterTookBytes.addAndGet(frame.length);
+                });
     }
 
     /** The starting connection closed, finished or fell behind; only a client that left may stop the run. */
@@ -135,8 +140,9 @@ final class LiveRun {
             unsaved.add(new LoggedEvent(seq, new String(json, StandardCharsets.UTF_8)));
             frame = RunFrames.frame(runId(), seq, json);
             to = starter;
-            if (to != null && seq - starterTook.get() > window) {
-                LOG.infof("threadId=%s runId=%s: the client fell %d events behind; disconnecting it (the run goes "
+            sentBytes += frame.length;
+            if (to != null && window.exceeded(seq - starterTook.get(), sentBytes - starterTookBytes.get())) {
+                LOG.infof("threadId=%s runId=%s: the client fell too far behind (%s); disconnecting it (the run goes "
                         + "on; it may resume from its cursor)", threadId(), runId(), window);
                 starter = null;
                 to.fail(new FellBehind());

@@ -74,7 +74,7 @@ public class LiveRuns {
             sessions.release(session).subscribe().with(v -> { });
             throw rejected;
         }
-        return live[0].attachStarter(config.followWindow(), () -> {
+        return live[0].attachStarter(FollowWindow.of(config), () -> {
             running.put(live[0].key(), live[0]);
             long limit = vertx.setTimer(config.maxDuration().toMillis(),
                     timer -> live[0].stop(StopSwitch.Reason.TIME_LIMIT));

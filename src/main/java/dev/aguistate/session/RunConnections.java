@@ -146,13 +146,16 @@ public class RunConnections {
     }
 
     /**
-     * The events of a live run after {@code after}, to its terminal event. A client more than
-     * {@code agui.run.follow-window} events behind is disconnected ({@link FellBehind}); a run no replica holds
+     * The events of a live run after {@code after}, to its terminal event. A client further behind than its
+     * {@link FollowWindow} is disconnected ({@link FellBehind}); a run no replica holds
      * any more ends with what its log holds, or {@code RUN_ERROR run_lost}.
      */
     private Multi<byte[]> tail(RunLock run, long after) {
         AtomicLong seen = new AtomicLong(after);
         AtomicLong taken = new AtomicLong(after);
+        AtomicLong sentBytes = new AtomicLong();
+        AtomicLong takenBytes = new AtomicLong();
+        FollowWindow window = FollowWindow.of(config);
         return Multi.createFrom().<byte[]>emitter(emitter -> {
             AtomicBoolean done = new AtomicBoolean();
             Cancellable following = log.follow(run.token(), after).subscribe().with(entry -> {
@@ -160,12 +163,13 @@ public class RunConnections {
                     return;
                 }
                 seen.set(entry.seq());
-                if (entry.seq() - taken.get() > config.followWindow()) {
+                byte[] frame = frame(run.runId(), entry);
+                if (window.exceeded(entry.seq() - taken.get(), sentBytes.addAndGet(frame.length) - takenBytes.get())) {
                     done.set(true);
                     emitter.fail(new FellBehind());
                     return;
                 }
-                emitter.emit(frame(run.runId(), entry));
+                emitter.emit(frame);
                 if (terminal(entry) && done.compareAndSet(false, true)) {
                     emitter.complete();
                 }
@@ -208,7 +212,10 @@ public class RunConnections {
                 following.cancel();
                 watching.cancel();
             });
-        }, BackPressureStrategy.BUFFER).onItem().invoke(frame -> taken.incrementAndGet());
+        }, BackPressureStrategy.BUFFER).onItem().invoke(frame -> {
+            taken.incrementAndGet();
+            takenBytes.addAndGet(frame.length);
+        });
     }
 
     /** The rest of a run that ended, after the cursor, if its log still holds it whole. */

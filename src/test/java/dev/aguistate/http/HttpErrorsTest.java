@@ -77,20 +77,40 @@ class HttpErrorsTest extends StubbedLlmTestBase {
     @Test
     void aBodyOverQuarkusLimitIsAJson413WithoutBeingRead() throws IOException {
         // Announced, never sent: the answer must come from the headers alone, and the connection must then close.
+        JsonNode error = runRequestUntilClosed("Content-Length: 20000000\r\n\r\n", 413);
+
+        assertEquals("request_too_large", error.get("code").asText());
+        assertTrue(error.get("message").asText().contains("quarkus.http.limits.max-body-size"), error.toString());
+    }
+
+    @Test
+    void aBodyThatNeverArrivesWhollyIsAJson408AndTheConnectionCloses() throws IOException {
+        // Announces 100 bytes and sends 11: the answer must come once agui.http.request-body-timeout (2 s in this
+        // profile) has passed, not when the connection's idle timeout (30 minutes) closes it without one.
+        JsonNode error = runRequestUntilClosed("Content-Length: 100\r\n\r\n{\"threadId\"", 408);
+
+        assertEquals("request_timeout", error.get("code").asText());
+        assertTrue(error.get("message").asText().contains("agui.http.request-body-timeout"), error.toString());
+        given().contentType("application/json").body("{}").post("/agui").then().statusCode(422);
+    }
+
+    /**
+     * Writes a run request's headers, ending with {@code rest} (the body's length and what is sent of it), and
+     * reads until the server closes the connection (at most 10 s): its answer must be a JSON error of that status.
+     */
+    private static JsonNode runRequestUntilClosed(String rest, int status) throws IOException {
         try (Socket socket = new Socket("localhost", SseClient.testPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("POST /agui HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Accept: text/event-stream\r\nContent-Length: 20000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    + "Accept: text/event-stream\r\n" + rest).getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String response = readToEnd(socket.getInputStream());
 
-            assertTrue(response.startsWith("HTTP/1.1 413"), response);
-            String body = response.substring(response.indexOf("\r\n\r\n") + 4);
-            JsonNode error = RunRequests.parse(body);
-            assertEquals(413, error.get("status").asInt());
-            assertEquals("request_too_large", error.get("code").asText());
-            assertTrue(error.get("message").asText().contains("quarkus.http.limits.max-body-size"), body);
+            assertTrue(response.startsWith("HTTP/1.1 " + status), response);
+            JsonNode error = RunRequests.parse(response.substring(response.indexOf("\r\n\r\n") + 4));
+            assertEquals(status, error.get("status").asInt());
+            return error;
         }
     }
 

@@ -127,6 +127,39 @@ class LlmFailureTest extends StubbedLlmTestBase {
         assertServerStillWorks();
     }
 
+    @Test
+    void aClientThatLeavesMidRunStopsItKeepingOnlyItsQuestionAndFreesItsThread() {
+        stub.enqueue(StubResponse.stream().text("Hello Bob.").build());
+        RunRequests first = RunRequests.fresh().user("I am Bob");
+        client.run("/agui", first.json());
+        stub.enqueue(StubResponse.stream().text("half", " an", " answer").stallAfter(2).build());
+
+        client.runUntil("/agui", RunRequests.of(first.threadId(), "run-left").user("Tell me more").json(),
+                e -> "TEXT_MESSAGE_CONTENT".equals(e.path("type").asText()));
+
+        assertTrue(stub.awaitClientDisconnect(Duration.ofSeconds(1)), "the run was cancelled");
+        // The thread is given back as the cancelled run ends, just after the client left: bounded wait for it.
+        stub.enqueue(StubResponse.stream().text("You are Bob.").build());
+        RunRequests next = RunRequests.of(first.threadId(), "run-next").user("Who am I?");
+        SseClient.Stream stream = runOnceTheThreadIsFree(next, Duration.ofSeconds(5));
+        assertEquals("RUN_FINISHED", stream.last().get("type").asText());
+        JsonNode messages = storedThread(first.threadId()).get("messages");
+        assertEquals(List.of("I am Bob", "Hello Bob.", "Tell me more", "Who am I?", "You are Bob."),
+                messages.findValuesAsText("content"),
+                "of the run the client left, its starting checkpoint (the question) is kept, the cut answer is not");
+    }
+
+    private SseClient.Stream runOnceTheThreadIsFree(RunRequests request, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            SseClient.Stream stream = client.run("/agui", request.json());
+            if (stream.response().statusCode() != 409) {
+                return stream;
+            }
+            assertTrue(System.nanoTime() < deadline, "the thread was still busy after " + bound);
+        }
+    }
+
     private void assertServerStillWorks() {
         stub.enqueue(StubResponse.stream().text("still here").build());
         RunRequests next = RunRequests.fresh().user("again");

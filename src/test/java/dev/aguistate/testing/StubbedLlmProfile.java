@@ -18,6 +18,7 @@ public class StubbedLlmProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "agui.http.keep-alive", "300ms",
+                "agui.http.request-body-timeout", "2s",
                 "agui.llm.idle-timeout", "1500ms",
                 "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
                 "agui.state.delta-interval", "0ms",
