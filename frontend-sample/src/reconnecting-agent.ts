@@ -61,8 +61,11 @@ export class ReconnectingAgent extends HttpAgent {
     return super.connectAgent(parameters, subscriber);
   }
 
+  /** A thread the server does not know (yet: its first run may not have stored it) has nothing to follow. */
   protected connect(input: RunAgentInput): Observable<BaseEvent> {
-    return this.resuming(this.post("connect", input), input, 0);
+    return this.resuming(this.post("connect", input), input, 0).pipe(
+      catchError((error: unknown) => (isThreadNotFound(error) ? EMPTY : throwError(() => error))),
+    );
   }
 
   /**
@@ -120,6 +123,11 @@ export class ReconnectingAgent extends HttpAgent {
     const answered = error instanceof ResumeLost || (error instanceof Error && "status" in error);
     return !this.abortController.signal.aborted && !answered;
   }
+}
+
+function isThreadNotFound(error: unknown): boolean {
+  const { status, payload } = error as { status?: number; payload?: { code?: string } };
+  return status === 404 && payload?.code === "thread_not_found";
 }
 
 /** The server could not resume a cut stream. */

@@ -54,13 +54,13 @@ export class Session {
 
   /**
    * The session of a thread the server may already know (a reload, a shared link): its agent, messages and state
-   * come from GET /threads/{id}; an unknown thread starts empty with the agent asked for. A known thread may have
-   * a run going on (the page was reloaded mid-run, or another page started one) unless it waits for the user's
-   * decision: then {@link join} follows it.
+   * come from GET /threads/{id}; an unknown thread starts empty with the agent asked for. The thread may have a
+   * run going on (the page was reloaded mid-run, or another page started one; a first run may not have stored
+   * the thread yet) unless it waits for the user's decision: then {@link join} follows it.
    */
   static async open(threadId: string, agentName: string): Promise<Session> {
     const response = await fetch(`/threads/${encodeURIComponent(threadId)}`, { headers: { Accept: "application/json" } });
-    if (response.status === 404) return new Session(agentName, threadId);
+    if (response.status === 404) return new Session(agentName, threadId, {}, true);
     if (!response.ok) throw new Error(`GET /threads/${threadId}: HTTP ${response.status} ${await response.text()}`);
     const stored = (await response.json()) as ThreadView;
     const waiting = (stored.pendingInterrupts ?? []).length > 0;
