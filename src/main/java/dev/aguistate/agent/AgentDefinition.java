@@ -31,11 +31,13 @@ import java.util.stream.Stream;
  * @param serverOwnedKeys     state keys only the server (its tools) may change, besides every {@code app:} key; a
  *                            client's value for one is ignored
  * @param confirmation        which tools wait for the user's approval, and the words used to ask
+ * @param onDisconnect        what its runs do when their client leaves, unless a request says; null: the server's
+ *                            {@code agui.run.on-disconnect}
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
-                              ConfirmationPolicy confirmation) {
+                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -84,6 +86,7 @@ public record AgentDefinition(String name, String description, String instructio
         private final List<PredictiveMapping> predictive = new ArrayList<>();
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
+        private OnDisconnect onDisconnect;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
@@ -143,6 +146,12 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** What this agent's runs do when their client leaves, unless the request says (see {@link OnDisconnect}). */
+        public Builder onDisconnect(OnDisconnect policy) {
+            this.onDisconnect = policy;
+            return this;
+        }
+
         /** Keys only the server may change, like {@code app:} keys; clients' edits of them are ignored and logged. */
         public Builder serverOwned(String... keys) {
             serverOwnedKeys.addAll(List.of(keys));
@@ -193,7 +202,7 @@ public record AgentDefinition(String name, String description, String instructio
             }
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
-                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages));
+                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages), onDisconnect);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

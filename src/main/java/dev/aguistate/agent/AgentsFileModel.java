@@ -39,7 +39,7 @@ final class AgentsFileModel {
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
                       boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
-                      ConfirmationEntry confirmation) {
+                      ConfirmationEntry confirmation, String onDisconnect) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -52,6 +52,10 @@ final class AgentsFileModel {
                     .description(description)
                     .instructions(instructions)
                     .raiseOnToolFailure(raiseOnToolFailure);
+            if (onDisconnect != null) {
+                agent.onDisconnect(OnDisconnect.named(onDisconnect).orElseThrow(() -> new IllegalArgumentException(
+                        "onDisconnect must be 'stop' or 'continue', not '" + onDisconnect + "'")));
+            }
             if (stateless && state != null) {
                 throw new IllegalArgumentException("a stateless agent declares no state; remove 'state' or 'stateless'");
             }

@@ -1,6 +1,6 @@
 package dev.aguistate.http;
 
-import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.session.FellBehind;
 import dev.aguistate.protocol.SseFrames;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -11,14 +11,14 @@ import java.util.concurrent.Flow;
 import org.jboss.logging.Logger;
 
 /**
- * Writes one run's events to its HTTP response as SSE frames, each flushed as it is produced.
+ * Writes a connection's SSE frames to its HTTP response, each flushed as it is produced.
  *
  * <p>Everything touching the response runs on the request's Vert.x context. Demand follows the socket: the
- * next event is requested once the write queue has room. A keep-alive comment goes out after
- * {@code keepAlive} of silence. When the client goes away the subscription is cancelled, which cancels the
- * LLM call upstream.
+ * next frame is requested once the write queue has room. A keep-alive comment goes out after
+ * {@code keepAlive} of silence. When the client goes away the subscription is cancelled (what that does to the
+ * run is the run's choice). A client that fell too far behind its run is disconnected.
  */
-final class EventStreamWriter implements Flow.Subscriber<AgUiEvent> {
+final class EventStreamWriter implements Flow.Subscriber<byte[]> {
 
     private static final Logger LOG = Logger.getLogger(EventStreamWriter.class);
 
@@ -62,8 +62,7 @@ final class EventStreamWriter implements Flow.Subscriber<AgUiEvent> {
     }
 
     @Override
-    public void onNext(AgUiEvent event) {
-        byte[] frame = SseFrames.frame(event);
+    public void onNext(byte[] frame) {
         context.runOnContext(v -> {
             if (done) {
                 return;
@@ -80,9 +79,18 @@ final class EventStreamWriter implements Flow.Subscriber<AgUiEvent> {
 
     @Override
     public void onError(Throwable error) {
-        // The run loop turns failures into RUN_ERROR events, so this is a bug; end the stream rather than hang.
-        LOG.error("event stream failed", error);
-        context.runOnContext(v -> finish());
+        if (!(error instanceof FellBehind)) {
+            // The run loop turns failures into RUN_ERROR events, so this is a bug; end the stream rather than hang.
+            LOG.error("event stream failed", error);
+        }
+        // Closed without a terminal event: the client sees the connection drop and may resume from its cursor.
+        context.runOnContext(v -> {
+            if (!done) {
+                done = true;
+                vertx.cancelTimer(keepAliveTimer);
+                response.reset();
+            }
+        });
     }
 
     @Override

@@ -2,12 +2,14 @@ package dev.aguistate.http;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
-import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
-import dev.aguistate.run.AgentRunner;
+import dev.aguistate.agent.OnDisconnect;
+import dev.aguistate.protocol.IdRules;
 import dev.aguistate.run.RunRejected;
+import dev.aguistate.session.LiveRuns;
+import dev.aguistate.session.RunConnections;
 import dev.aguistate.session.SessionRefused;
 import dev.aguistate.session.ThreadSession;
 import dev.aguistate.session.ThreadSessions;
@@ -22,11 +24,14 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code POST /agui} (the default agent) and {@code POST /agui/{agent}}: a run request in, an SSE event stream out.
+ * {@code POST /agui} (the default agent) and {@code POST /agui/{agent}}: a run request in, an SSE event stream out;
+ * {@code POST /agui/{agent}/connect}: the thread's live run joined or resumed from a cursor, or the thread
+ * restated; {@code POST /agui/{agent}/stop/{threadId}}: the thread's live run stopped, on whichever replica.
  *
  * <p>A plain Vert.x route rather than a JAX-RS resource, because the wire contract needs byte-exact frames
  * ({@code data: <json>\n\n}), a flush per event, keep-alive comments, a streaming body-size limit and the
@@ -39,16 +44,18 @@ public class RunRoute {
     private static final Logger LOG = Logger.getLogger(RunRoute.class);
 
     private final AgentRegistry agents;
-    private final AgentRunner runner;
+    private final LiveRuns runs;
+    private final RunConnections connections;
     private final UserResolver users;
     private final ThreadSessions threads;
     private final HttpConfig config;
     private final Vertx vertx;
 
-    RunRoute(AgentRegistry agents, AgentRunner runner, UserResolver users, ThreadSessions threads, HttpConfig config,
-             Vertx vertx) {
+    RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, UserResolver users,
+             ThreadSessions threads, HttpConfig config, Vertx vertx) {
         this.agents = agents;
-        this.runner = runner;
+        this.runs = runs;
+        this.connections = connections;
         this.users = users;
         this.threads = threads;
         this.config = config;
@@ -56,14 +63,23 @@ public class RunRoute {
     }
 
     void register(@Observes Router router) {
-        router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent())));
-        router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent"))));
+        router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent()), this::start));
+        router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent")), this::start));
+        router.post("/agui/:agent/connect").handler(ctx ->
+                accept(ctx, agents.find(ctx.pathParam("agent")), this::connect));
+        router.post("/agui/:agent/stop/:threadId").handler(this::stop);
         // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
-        router.route("/agui").last().handler(HttpErrors.allowOnly(HttpMethod.POST));
-        router.route("/agui/:agent").last().handler(HttpErrors.allowOnly(HttpMethod.POST));
+        for (String path : List.of("/agui", "/agui/:agent", "/agui/:agent/connect", "/agui/:agent/stop/:threadId")) {
+            router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
+        }
     }
 
-    private void accept(RoutingContext ctx, Optional<AgentDefinition> agent) {
+    /** What a streaming endpoint does with a request that passed the checks. */
+    private interface StreamStart {
+        void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input);
+    }
+
+    private void accept(RoutingContext ctx, Optional<AgentDefinition> agent, StreamStart then) {
         HttpServerRequest request = ctx.request();
         Optional<String> user = users.resolve(request.getHeader("Authorization"));
         if (user.isEmpty()) {
@@ -75,27 +91,68 @@ public class RunRoute {
             reject(ctx, new ErrorBody(406, "not_acceptable",
                     "the response is an event stream; the Accept header must allow text/event-stream"));
         } else if (agent.isEmpty()) {
-            reject(ctx, new ErrorBody(404, "unknown_agent", "there is no agent named '" + ctx.pathParam("agent")
-                    + "'; GET /agui/agents lists them"));
+            reject(ctx, unknownAgent(ctx));
         } else {
-            readBody(ctx, body -> start(ctx, user.get(), agent.get(), body));
+            readBody(ctx, body -> {
+                RunAgentInput input;
+                try {
+                    input = RunAgentInputReader.read(body.getBytes());
+                } catch (InvalidRunInput invalid) {
+                    reject(ctx, invalid.malformedJson()
+                            ? new ErrorBody(400, "malformed_json", invalid.getMessage())
+                            : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+                    return;
+                }
+                then.start(ctx, user.get(), agent.get(), input);
+            });
         }
     }
 
-    private void start(RoutingContext ctx, String user, AgentDefinition agent, Buffer body) {
-        RunAgentInput input;
+    private void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+        OnDisconnect onDisconnect;
         try {
-            input = RunAgentInputReader.read(body.getBytes());
-        } catch (InvalidRunInput invalid) {
-            reject(ctx, invalid.malformedJson()
-                    ? new ErrorBody(400, "malformed_json", invalid.getMessage())
-                    : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+            onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
+        } catch (IllegalArgumentException invalid) {
+            reject(ctx, new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
             return;
         }
         Context context = vertx.getOrCreateContext();
         threads.open(user, agent, input).subscribe().with(
-                session -> context.runOnContext(v -> stream(ctx, context, agent, session)),
+                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+    }
+
+    private void connect(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+        Context context = vertx.getOrCreateContext();
+        connections.connect(user, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
+                .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, frames)),
+                        failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+    }
+
+    /** {@code {"stopped":true}} when the thread had a live run, which was asked to stop. */
+    private void stop(RoutingContext ctx) {
+        Optional<String> user = users.resolve(ctx.request().getHeader("Authorization"));
+        Optional<AgentDefinition> agent = agents.find(ctx.pathParam("agent"));
+        String threadId = ctx.pathParam("threadId");
+        if (user.isEmpty()) {
+            reject(ctx, UserResolver.unauthorized());
+        } else if (agent.isEmpty()) {
+            reject(ctx, unknownAgent(ctx));
+        } else if (IdRules.violation(threadId).isPresent()) {
+            reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
+        } else {
+            Context context = vertx.getOrCreateContext();
+            connections.stop(user.get(), agent.get(), threadId).subscribe().with(
+                    stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
+                            .putHeader("Content-Type", "application/json")
+                            .end("{\"stopped\":" + stopped + "}")),
+                    failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+        }
+    }
+
+    private static ErrorBody unknownAgent(RoutingContext ctx) {
+        return new ErrorBody(404, "unknown_agent", "there is no agent named '" + ctx.pathParam("agent")
+                + "'; GET /agui/agents lists them");
     }
 
     private static ErrorBody refusal(Throwable failure) {
@@ -111,19 +168,23 @@ public class RunRoute {
         return ErrorBody.STORE_UNAVAILABLE;
     }
 
-    /** Opens the event stream of a claimed run; the thread is released however the stream ends. */
-    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session) {
-        Multi<AgUiEvent> events;
+    /** Starts a claimed run and streams it to the client that asked for it. */
+    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session,
+                        OnDisconnect onDisconnect) {
+        Multi<byte[]> frames;
         try {
-            events = runner.run(agent, session.start());
+            frames = runs.start(agent, session, onDisconnect);
         } catch (RunRejected rejected) {
-            threads.release(session).subscribe().with(v -> { });
             reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
             return;
         }
+        write(ctx, context, frames);
+    }
+
+    private void write(RoutingContext ctx, Context context, Multi<byte[]> frames) {
         EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive());
         writer.open();
-        events.onTermination().call(() -> threads.release(session)).subscribe().withSubscriber(writer);
+        frames.subscribe().withSubscriber(writer);
     }
 
     /** Reads the body up to the configured limit; a larger one gets 413 without being read to the end. */

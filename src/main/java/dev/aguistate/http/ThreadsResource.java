@@ -1,10 +1,12 @@
 package dev.aguistate.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.threads.RunRecord;
 import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
@@ -38,9 +40,22 @@ public class ThreadsResource {
     /** A page of the caller's threads, most recently updated first. */
     public record ThreadList(List<ThreadSummary> threads, int offset, int limit) {}
 
-    /** A thread with its state and complete history. */
+    /**
+     * A thread with its state and complete history; {@code activeRun} is the run that has kept progress and not yet
+     * ended (live, or lost with its server), {@code lastRun} the latest that ended and how.
+     */
     public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
-                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts) {}
+                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts,
+                             RunView activeRun, RunView lastRun) {}
+
+    /** A run as its thread remembers it: {@code outcome} is success, interrupt, cancelled or an error code. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RunView(String runId, Instant startedAt, Instant endedAt, String outcome) {
+
+        static RunView of(RunRecord run) {
+            return run == null ? null : new RunView(run.runId(), run.startedAt(), run.endedAt(), run.outcome());
+        }
+    }
 
     /**
      * A page of a thread's messages, newest first; {@code nextBefore} is the cursor for the next (older) page, absent
@@ -148,7 +163,8 @@ public class ThreadsResource {
 
     private static ThreadView view(StoredThread thread) {
         return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
-                thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts());
+                thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts(),
+                RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()));
     }
 
     private static Response json(Object body) {

@@ -28,8 +28,9 @@ import org.jboss.logging.Logger;
  * <p>{@code RUN_STARTED}; the answers to what the thread waited for, if any; then rounds of "stream an LLM call,
  * translate it, run the backend tools it asked for" until the model answers without tools, calls a frontend tool
  * (the client continues in a new run), asks for the user's confirmation, or exceeds the round limit; then the
- * commit and {@code RUN_FINISHED}. Any failure becomes exactly one {@code RUN_ERROR} and ends the stream.
- * Cancelling the subscription (client gone) cancels the LLM call in flight. The steps call {@link Run} one at a
+ * commit and {@code RUN_FINISHED}. Any failure becomes exactly one {@code RUN_ERROR} and ends the stream. The run
+ * keeps a checkpoint when it starts and after each round of tools ({@link RunJournal}); a {@link StopSwitch} ends
+ * it early. Cancelling the subscription cancels the LLM call in flight. The steps call {@link Run} one at a
  * time (see its note on concurrency).
  */
 @ApplicationScoped
@@ -61,7 +62,7 @@ public class AgentRunner {
      *
      * @throws RunRejected (before any stream) when the client's state is not an object or breaks the agent's schema
      */
-    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start) {
+    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start, StopSwitch stop) {
         RunAgentInput input = start.input();
         Run run;
         try {
@@ -70,13 +71,14 @@ public class AgentRunner {
             throw new RunRejected("invalid_state", invalid.getMessage());
         }
         AtomicReference<String> outcome = new AtomicReference<>("success");
-        return Multi.createBy().concatenating().streams(
+        Multi<AgUiEvent> work = Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),
                         Multi.createFrom().deferred(() -> resume(run)))
-                .onFailure().recoverWithItem(error -> {
+                .onFailure().recoverWithMulti(error -> {
                     outcome.set("error");
-                    return run.failed(error);
-                })
+                    return run.failed(error).toMulti();
+                });
+        return stoppable(run, work, stop, outcome)
                 .onItem().invoke(metrics::event)
                 .onSubscription().invoke(() -> {
                     metrics.started();
@@ -87,6 +89,56 @@ public class AgentRunner {
                 .onCancellation().invoke(() -> ended(run, "cancelled"));
     }
 
+    /**
+     * The run's events until it ends or is stopped. Stopping cancels what is in flight (the LLM call: its
+     * connection is closed), keeps nothing of the round cut short, and ends the run: {@code RUN_FINISHED} with the
+     * outcome {@code cancelled}, or {@code RUN_ERROR max_duration_exceeded} at the time limit. Items are passed on
+     * under a lock, so that nothing of the work follows the stopped run's terminal event.
+     */
+    private static Multi<AgUiEvent> stoppable(Run run, Multi<AgUiEvent> work, StopSwitch stop,
+                                              AtomicReference<String> outcome) {
+        return Multi.createFrom().emitter(emitter -> {
+            Object lock = new Object();
+            // guarded by lock: the work's terminal event went out; the run was stopped
+            boolean[] over = new boolean[2];
+            Cancellable working = work.subscribe().with(event -> {
+                synchronized (lock) {
+                    if (!over[1]) {
+                        over[0] |= event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError;
+                        emitter.emit(event);
+                    }
+                }
+            }, emitter::fail, () -> {
+                synchronized (lock) {
+                    if (over[1]) {
+                        return;
+                    }
+                }
+                emitter.complete();
+            });
+            Cancellable stopping = stop.stopped().subscribe().with(reason -> {
+                synchronized (lock) {
+                    if (over[0] || over[1]) {
+                        return; // it ended by itself: a late stop changes nothing
+                    }
+                    over[1] = true;
+                }
+                working.cancel();
+                outcome.set(reason == StopSwitch.Reason.REQUESTED ? "cancelled" : "error");
+                (reason == StopSwitch.Reason.REQUESTED ? run.cancelled()
+                        : run.failed(RunFailure.maxDuration()).map(List::of))
+                        .subscribe().with(last -> {
+                            last.forEach(emitter::emit);
+                            emitter.complete();
+                        }, emitter::fail);
+            });
+            emitter.onTermination(() -> {
+                working.cancel();
+                stopping.cancel();
+            });
+        });
+    }
+
     private void ended(Run run, String outcome) {
         metrics.ended(run.agent().name(), outcome);
         LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
@@ -94,7 +146,8 @@ public class AgentRunner {
 
     /**
      * Carries out the answers to what the thread waited for, if any, then continues with the LLM; a run with
-     * nothing to answer ends after restating the thread.
+     * nothing to answer ends after restating the thread. A run that goes on first keeps its starting checkpoint
+     * (the request's new messages): a request refused here (answers that do not fit) keeps nothing.
      */
     private Multi<AgUiEvent> resume(Run run) {
         if (!run.hasSomethingToAnswer()) {
@@ -102,19 +155,23 @@ public class AgentRunner {
                     .onItem().transform(kept -> run.finishedUnanswered()).toMulti());
         }
         Confirmations.Resumption resumption = run.resumption();
-        if (resumption instanceof Confirmations.NothingOpen) {
-            return round(run);
-        }
         if (resumption instanceof Confirmations.Repeated) {
             // carried out before: nothing runs and nothing is kept again
             return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.repeatedResume()),
                     Multi.createFrom().item(run::finished));
         }
+        return run.checkpoint().onItem().transformToMulti(kept -> carryOut(run, resumption));
+    }
+
+    private Multi<AgUiEvent> carryOut(Run run, Confirmations.Resumption resumption) {
+        if (resumption instanceof Confirmations.NothingOpen) {
+            return round(run);
+        }
         if (resumption instanceof Confirmations.Answered answers) {
             List<ServerToolCall> approved = run.approvedCalls(answers);
             return Multi.createBy().concatenating().streams(
                     runTools(run, approved, outcomes -> run.recordAnswers(answers, approved, outcomes)),
-                    Multi.createFrom().deferred(() -> round(run)));
+                    Multi.createFrom().deferred(() -> run.checkpoint().onItem().transformToMulti(kept -> round(run))));
         }
         throw new IllegalStateException("no step for resumption " + resumption.getClass().getName());
     }
@@ -152,7 +209,8 @@ public class AgentRunner {
         List<ServerToolCall> serverCalls = calls.serverCalls();
         Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
         if (!calls.endRun()) {
-            return Multi.createBy().concatenating().streams(tools, Multi.createFrom().deferred(() -> round(run)));
+            return Multi.createBy().concatenating().streams(tools,
+                    Multi.createFrom().deferred(() -> run.checkpoint().onItem().transformToMulti(kept -> round(run))));
         }
         return Multi.createBy().concatenating().streams(tools,
                 Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(calls.toConfirm()))),

@@ -8,6 +8,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StartingState;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
@@ -281,10 +282,21 @@ final class Run {
         return merged;
     }
 
+    /** What the run has completed: its state, the whole conversation, what the thread waits for. */
+    private RunProgress progress() {
+        return new RunProgress(state.kept() ? state.current().toJson() : null, transcript.messages(),
+                confirmations.interruptsAfter());
+    }
+
+    /** Keeps what the run has completed so far: the request's messages at its start, then each round of tools. */
+    Uni<Void> checkpoint() {
+        return start.journal().keep(progress());
+    }
+
     /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
     Uni<Void> commit() {
-        return start.journal().commit(state.kept() ? state.current().toJson() : null, transcript.messages(),
-                confirmations.interruptsAfter());
+        return start.journal().end(progress(),
+                confirmations.outcome() instanceof RunOutcome.Interrupted ? RunEnd.INTERRUPTED : RunEnd.SUCCESS);
     }
 
     /**
@@ -295,8 +307,8 @@ final class Run {
         if (start.conversation().added().isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return start.journal().commit(state.kept() ? state.current().toJson() : null, transcript.messages(),
-                start.interrupts());
+        return start.journal().end(new RunProgress(state.kept() ? state.current().toJson() : null,
+                transcript.messages(), start.interrupts()), RunEnd.SUCCESS);
     }
 
     /** RUN_FINISHED of a run with nothing to answer: still waiting for what the thread waited for. */
@@ -309,8 +321,41 @@ final class Run {
         return ending.finished(confirmations.outcome());
     }
 
-    /** The one RUN_ERROR of a failed run. */
-    AgUiEvent failed(Throwable error) {
-        return ending.failed(error);
+    /**
+     * The one RUN_ERROR of a failed run, once the thread has recorded how the run ended (what it completed before
+     * stays kept). When the failure was the store's own, it is not asked again.
+     */
+    Uni<AgUiEvent> failed(Throwable error) {
+        AgUiEvent event = ending.failed(error);
+        if (error instanceof RunFailure failure && failure.fromStore()) {
+            return Uni.createFrom().item(event);
+        }
+        return endWithout(new RunEnd(((AgUiEvent.RunError) event).code())).replaceWith(event);
+    }
+
+    /**
+     * The end of a stopped run, once the thread has recorded that it was cancelled: what the cut round left open
+     * is closed (a valid stream never finishes with an open message), then RUN_FINISHED {@code cancelled}.
+     */
+    Uni<List<AgUiEvent>> cancelled() {
+        List<AgUiEvent> out = new ArrayList<>(3);
+        if (translation != null) {
+            translation.round().close(out);
+        }
+        out.add(ending.finished(RunOutcome.CANCELLED));
+        return endWithout(RunEnd.CANCELLED).replaceWith(out);
+    }
+
+    /**
+     * Records how the run ended, keeping nothing beyond its last checkpoint: a round cut short is not kept. A store
+     * that fails now does not change how the run is reported: the thread then still names the run as active, which
+     * a later connect reports as lost.
+     */
+    private Uni<Void> endWithout(RunEnd end) {
+        return start.journal().end(null, end).onFailure().recoverWithItem(failure -> {
+            LOG.warnf("threadId=%s runId=%s: recording how the run ended failed: %s", threadId(), runId(),
+                    failure.toString());
+            return null;
+        });
     }
 }

@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.agent.OnDisconnect;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -33,6 +34,25 @@ public interface RunConfig {
     @WithName("confirmation.expires-after")
     @WithDefault("P1D")
     Duration confirmationExpiresAfter();
+
+    /** What a run does when the connection that started it closes, unless its agent or request says. */
+    @WithDefault("stop")
+    OnDisconnect onDisconnect();
+
+    /** The longest a run may go on; then it ends with {@code RUN_ERROR max_duration_exceeded}, keeping what it did. */
+    @WithDefault("30m")
+    Duration maxDuration();
+
+    /** How long a run's event log stays readable after the run ended, for clients resuming with a cursor. */
+    @WithDefault("10m")
+    Duration eventsTtl();
+
+    /**
+     * How many events a connection may fall behind its run before it is disconnected (the run goes on; the client
+     * may reconnect with its cursor).
+     */
+    @WithDefault("4096")
+    int followWindow();
 
     default ContextWindow contextWindow() {
         return new ContextWindow(contextMaxMessages(), contextMaxAge().orElse(null));

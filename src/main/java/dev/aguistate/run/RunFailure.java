@@ -4,10 +4,26 @@ package dev.aguistate.run;
 public final class RunFailure extends RuntimeException {
 
     private final String code;
+    private final boolean fromStore;
 
     public RunFailure(String code, String message) {
+        this(code, message, false);
+    }
+
+    private RunFailure(String code, String message, boolean fromStore) {
         super(message, null, false, false);
         this.code = code;
+        this.fromStore = fromStore;
+    }
+
+    /** The thread store refused or failed to keep the run's progress. */
+    public static RunFailure ofStore(String code, String message) {
+        return new RunFailure(code, message, true);
+    }
+
+    static RunFailure maxDuration() {
+        return new RunFailure("max_duration_exceeded",
+                "The run went on longer than this server allows (agui.run.max-duration); what it completed is kept.");
     }
 
     static RunFailure maxRounds(int maxRounds) {
@@ -25,5 +41,9 @@ public final class RunFailure extends RuntimeException {
 
     public String code() {
         return code;
+    }
+
+    boolean fromStore() {
+        return fromStore;
     }
 }

@@ -1,22 +1,21 @@
 package dev.aguistate.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.aguistate.protocol.Message;
 import io.smallrye.mutiny.Uni;
-import java.util.List;
 
 /**
- * Where a run's outcome is kept: the thread store. The run calls {@link #commit} once,
- * after its last event and before {@code RUN_FINISHED}; if the commit fails the run ends with {@code RUN_ERROR}
- * instead, and nothing of it was kept.
+ * Where a run's progress is kept: the thread store. A run keeps a checkpoint when it starts (the request's new
+ * messages), after each completed round of tools, and at its end; a run that fails or is stopped keeps what it
+ * had completed (its tools' side effects really happened) and records how it ended.
  */
 public interface RunJournal {
 
+    /** Keeps what the run has completed so far; the run goes on. */
+    Uni<Void> keep(RunProgress progress);
+
     /**
-     * @param state      the authoritative state at the end of the run (null when the agent keeps no state: the
-     *                   stored state stays as it is)
-     * @param messages   the complete conversation: the history the run started from plus what it added
-     * @param interrupts what the thread waits for after the run
+     * The run's last write: its final progress ({@code null}: nothing beyond the last checkpoint, as when it failed
+     * or was stopped) and how it ended. A run that never kept a checkpoint writes nothing when it ends without
+     * progress.
      */
-    Uni<Void> commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts);
+    Uni<Void> end(RunProgress progress, RunEnd end);
 }

@@ -1,12 +1,13 @@
 package dev.aguistate.session;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.run.RunFailure;
+import dev.aguistate.run.RunEnd;
 import dev.aguistate.run.RunJournal;
-import dev.aguistate.run.ThreadInterrupts;
+import dev.aguistate.run.RunProgress;
 import dev.aguistate.state.StateLayers;
+import dev.aguistate.threads.RunRecord;
 import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreFailure;
 import dev.aguistate.threads.StoreUnavailable;
@@ -22,27 +23,37 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jboss.logging.Logger;
 
 /**
- * Keeps one run's outcome in the thread store: the thread and the shared scopes the run changed, in one atomic
- * commit that checks each against the version the run started from, so a run never overwrites what another wrote
- * meanwhile.
+ * Keeps one run's progress in the thread store: the thread and the shared scopes the run changed, in atomic
+ * commits that check each against the version the run last saw, so a run never overwrites what another wrote
+ * meanwhile. Every checkpoint names the run as the thread's active one; its end records how it ended.
  */
 final class ThreadJournal implements RunJournal {
+
+    private static final Logger LOG = Logger.getLogger(ThreadJournal.class);
 
     private final ThreadStore store;
     private final String threadId;
     private final String owner;
     private final String agent;
-    /** The thread's version when the run started; 0 for a new thread. */
-    private final long version;
     private final ScopedState userScope;
     private final ScopedState appScope;
     private final StateLayers loaded;
     private final ThreadMeta storedMeta;
+    private final RunRecord run;
+    /** The thread's version as this run last wrote or read it; 0 for a new thread. */
+    private long version;
+    private long userVersion;
+    private long appVersion;
+    /** The layers as last kept: what the next commit compares with. */
+    private StateLayers kept;
+    /** The progress last kept, which a run ending without progress of its own keeps with its end. */
+    private RunProgress lastKept;
 
     ThreadJournal(ThreadStore store, String threadId, String owner, String agent, long version, ObjectNode threadState,
-                  ScopedState userScope, ScopedState appScope, ThreadMeta storedMeta) {
+                  ScopedState userScope, ScopedState appScope, ThreadMeta storedMeta, RunRecord run) {
         this.store = store;
         this.threadId = threadId;
         this.owner = owner;
@@ -51,7 +62,11 @@ final class ThreadJournal implements RunJournal {
         this.userScope = userScope;
         this.appScope = appScope;
         this.loaded = new StateLayers(threadState, userScope.state(), appScope.state());
+        this.kept = loaded;
+        this.userVersion = userScope.version();
+        this.appVersion = appScope.version();
         this.storedMeta = storedMeta;
+        this.run = run;
     }
 
     /** The state the run starts from, before the client's state is laid over it. */
@@ -59,42 +74,68 @@ final class ThreadJournal implements RunJournal {
         return loaded;
     }
 
-    /**
-     * Splits the final state back into the thread and the scopes; a scope the run left as it was is not written,
-     * so runs that leave a shared scope alone never conflict on it.
-     */
     @Override
-    public Uni<Void> commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts) {
-        StateLayers after = loaded.absorb(state);
+    public Uni<Void> keep(RunProgress progress) {
+        return write(progress, run, storedMeta.lastRun());
+    }
+
+    @Override
+    public Uni<Void> end(RunProgress progress, RunEnd end) {
+        RunProgress last = progress != null ? progress : lastKept;
+        if (last == null) {
+            return Uni.createFrom().voidItem(); // nothing was kept, so there is no thread to tell
+        }
+        if (end.failed()) {
+            LOG.infof("threadId=%s runId=%s: the run ended with %s; its checkpoints are kept", threadId, run.runId(),
+                    end.outcome());
+        }
+        return write(last, null, run.ended(Instant.now(), end.outcome()));
+    }
+
+    /**
+     * Splits the state back into the thread and the scopes; a scope the run left as it was is not written, so
+     * runs that leave a shared scope alone never conflict on it.
+     */
+    private Uni<Void> write(RunProgress progress, RunRecord active, RunRecord last) {
+        StateLayers after = kept.absorb(progress.state());
         List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
-        if (!after.user().equals(loaded.user())) {
-            scopes.add(new ThreadCommit.ScopeWrite(userScope.scope(), after.user(), userScope.version()));
+        if (!after.user().equals(kept.user())) {
+            scopes.add(new ThreadCommit.ScopeWrite(userScope.scope(), after.user(), userVersion));
         }
-        if (!after.app().equals(loaded.app())) {
-            scopes.add(new ThreadCommit.ScopeWrite(appScope.scope(), after.app(), appScope.version()));
+        if (!after.app().equals(kept.app())) {
+            scopes.add(new ThreadCommit.ScopeWrite(appScope.scope(), after.app(), appVersion));
         }
-        ThreadMeta meta = new ThreadMeta(arrivalTimes(messages, storedMeta.messageTimes()), interrupts.open(),
-                interrupts.resolved());
-        StoredThread thread = new StoredThread(threadId, owner, agent, after.thread(), messages, meta, version,
-                Instant.EPOCH, Instant.EPOCH);
+        ThreadMeta meta = new ThreadMeta(arrivalTimes(progress.messages(), storedMeta.messageTimes()),
+                progress.interrupts().open(), progress.interrupts().resolved(), active, last);
+        StoredThread thread = new StoredThread(threadId, owner, agent, after.thread(), progress.messages(), meta,
+                version, Instant.EPOCH, Instant.EPOCH);
+        boolean userWritten = !after.user().equals(kept.user());
+        boolean appWritten = !after.app().equals(kept.app());
         return store.commit(new ThreadCommit(thread, version, scopes))
                 .onFailure(StoreFailure.class).transform(failure -> runFailure((StoreFailure) failure))
+                .invoke(stored -> {
+                    version = stored.version();
+                    userVersion += userWritten ? 1 : 0;
+                    appVersion += appWritten ? 1 : 0;
+                    kept = after;
+                    lastKept = progress;
+                })
                 .replaceWithVoid();
     }
 
     /** Why the store refused the commit, as the run's stable error. */
     private static RunFailure runFailure(StoreFailure failure) {
         if (failure instanceof VersionConflict) {
-            return new RunFailure("thread_conflict",
-                    "The thread changed while this run was in progress; nothing of this run was kept.");
+            return RunFailure.ofStore("thread_conflict", "The thread changed while this run was in progress; "
+                    + "what the run completed before is kept, this step is not.");
         }
         if (failure instanceof ThreadTooLarge) {
             return new RunFailure("thread_too_large", "The thread would grow over the size this server keeps "
-                    + "(agui.store.max-thread-bytes); nothing of this run was kept. Start a new thread.");
+                    + "(agui.store.max-thread-bytes); this step of the run was not kept. Start a new thread.");
         }
         if (failure instanceof StoreUnavailable) {
-            return new RunFailure("store_unavailable",
-                    "The thread store did not answer in time; this run may not have been kept. Try again.");
+            return RunFailure.ofStore("store_unavailable",
+                    "The thread store did not answer in time; this step of the run may not have been kept. Try again.");
         }
         throw new IllegalStateException("no run error for store failure " + failure.getClass().getName());
     }

@@ -8,6 +8,7 @@ import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.RunStart;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.threads.RunLock;
+import dev.aguistate.threads.RunRecord;
 import dev.aguistate.threads.ScopedState;
 import dev.aguistate.threads.StoreConfig;
 import dev.aguistate.threads.StoreUnavailable;
@@ -19,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -54,20 +56,36 @@ public class ThreadSessions {
      */
     public Uni<ThreadSession> open(String user, AgentDefinition agent, RunAgentInput input) {
         return store.load(input.threadId()).onItem().transformToUni(stored -> {
-            if (stored.isPresent() && !ThreadAccess.visibleTo(stored.get(), user)) {
-                throw SessionRefused.notFound(input.threadId());
-            }
-            if (stored.isPresent() && !stored.get().agent().equals(agent.name())) {
-                throw SessionRefused.anotherAgent(input.threadId(), stored.get().agent(), agent.name());
-            }
-            Reconciliation.Result reconciled = reconcile(input, stored);
+            checkAccess(user, agent, input.threadId(), stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
-            return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
-                            store.loadScope(ScopedState.APP_SCOPE), lock(input.threadId(), input.runId(), deadline))
-                    .with((userScope, appScope, lock) ->
-                            new ThreadSession(start(user, agent, input, stored, reconciled, userScope, appScope),
-                                    lock, keepClaimed(lock)));
+            return lock(input.threadId(), input.runId(), deadline, false).onItem().transformToUni(claim ->
+                    // a run that held the thread meanwhile has changed it: start from what it left
+                    (claim.waited() ? store.load(input.threadId()) : Uni.createFrom().item(stored))
+                            .onItem().transformToUni(current -> prepare(user, agent, input, current, claim.lock()))
+                            .onFailure().call(failure -> store.unlock(claim.lock())
+                                    .onFailure().recoverWithNull()));
         });
+    }
+
+    private Uni<ThreadSession> prepare(String user, AgentDefinition agent, RunAgentInput input,
+                                       Optional<StoredThread> stored, RunLock lock) {
+        checkAccess(user, agent, input.threadId(), stored);
+        Reconciliation.Result reconciled = reconcile(input, stored);
+        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
+                        store.loadScope(ScopedState.APP_SCOPE))
+                .with((userScope, appScope) -> new ThreadSession(
+                        start(user, agent, input, stored, reconciled, userScope, appScope, lock), lock,
+                        keepClaimed(lock)));
+    }
+
+    /** @throws SessionRefused when the thread is another user's, or another agent's */
+    static void checkAccess(String user, AgentDefinition agent, String threadId, Optional<StoredThread> stored) {
+        if (stored.isPresent() && !ThreadAccess.visibleTo(stored.get(), user)) {
+            throw SessionRefused.notFound(threadId);
+        }
+        if (stored.isPresent() && !stored.get().agent().equals(agent.name())) {
+            throw SessionRefused.anotherAgent(threadId, stored.get().agent(), agent.name());
+        }
     }
 
     /** Gives the thread back, however the run ended. */
@@ -80,17 +98,20 @@ public class ThreadSessions {
         });
     }
 
+    /** A claim, and whether another run held the thread when it was first tried. */
+    private record Claim(RunLock lock, boolean waited) {}
+
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
-    private Uni<RunLock> lock(String threadId, String runId, long deadline) {
+    private Uni<Claim> lock(String threadId, String runId, long deadline, boolean waited) {
         return store.tryLock(threadId, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
-                return Uni.createFrom().item(lock.get());
+                return Uni.createFrom().item(new Claim(lock.get(), waited));
             }
             if (System.nanoTime() >= deadline) {
                 return Uni.createFrom().failure(SessionRefused.busy(threadId));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
-                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline));
+                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline, true));
         });
     }
 
@@ -141,12 +162,13 @@ public class ThreadSessions {
     }
 
     private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
-                           Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope) {
+                           Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope,
+                           RunLock lock) {
         ThreadMeta meta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
         ThreadJournal journal = new ThreadJournal(store, input.threadId(), user, agent.name(),
                 stored.map(StoredThread::version).orElse(0L),
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
-                userScope, appScope, meta);
+                userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()));
         return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
                 interruptsOf(meta, reconciled.conversation().history()), journal);

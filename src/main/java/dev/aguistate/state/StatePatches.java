@@ -3,6 +3,8 @@ package dev.aguistate.state;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.flipkart.zjsonpatch.DiffFlags;
 import com.flipkart.zjsonpatch.JsonDiff;
+import com.flipkart.zjsonpatch.JsonPatch;
+import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.PatchOperation;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -19,6 +21,11 @@ public final class StatePatches {
             DiffFlags.OMIT_MOVE_OPERATION, DiffFlags.OMIT_COPY_OPERATION);
 
     private StatePatches() {}
+
+    /** The document with the patch applied, as a client applies a {@code STATE_DELTA}; the document is not changed. */
+    public static JsonNode apply(JsonNode document, List<PatchOperation> patch) {
+        return JsonPatch.apply(AgUiJson.mapper().valueToTree(patch), document);
+    }
 
     public static List<PatchOperation> diff(JsonNode from, JsonNode to) {
         List<PatchOperation> patch = new ArrayList<>();

@@ -9,12 +9,17 @@ import java.util.List;
  * Each run's events, in order, readable by any replica while the run goes on and for {@code agui.run.events-ttl}
  * after it ended: what lets a client that lost its connection resume from its cursor, and a client on another
  * replica join a live run. A log is named by its run's {@code key} (the claim's token: a run id is the client's
- * choice and may repeat, a key never does). A log holds at most {@code agui.run.log-max-events}; older entries
- * go first, and a reader that finds a gap before what it asked for knows it.
+ * choice and may repeat, a key never does). A log holds at most {@code agui.store.run-log.max-events}; older
+ * entries go first, and a reader that finds a gap before what it asked for knows it. A log whose run never ended
+ * goes {@code agui.store.run-log.idle-ttl} after its latest append.
  */
 public interface RunEventLog {
 
-    /** Appends the run's next entries, in order; their {@code seq}s continue the log's without a gap. */
+    /**
+     * Appends the run's next entries, in order; their {@code seq}s continue the log's without a gap. Entries whose
+     * {@code seq} the log holds already are skipped, so an append retried after a timeout neither fails nor
+     * duplicates.
+     */
     Uni<Void> append(String key, List<LoggedEvent> entries);
 
     /** The run has ended: its log is removed {@code ttl} from now. */

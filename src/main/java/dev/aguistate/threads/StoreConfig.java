@@ -53,6 +53,8 @@ public interface StoreConfig {
 
     Memory memory();
 
+    RunLog runLog();
+
     Redis redis();
 
     Postgres postgres();
@@ -67,6 +69,26 @@ public interface StoreConfig {
          * least recently used threads make room. Unset: a quarter of the maximum heap (see docs/reliability.md).
          */
         Optional<Long> maxBytes();
+    }
+
+    /** The run event logs ({@link RunEventLog}) in the same store. */
+    interface RunLog {
+        /** The most entries one run's log keeps; older ones go first (Redis: about this many, see README). */
+        @WithDefault("100000")
+        int maxEvents();
+
+        /**
+         * A log whose run never ended (its replica crashed, or lost the store at the run's end) is removed this
+         * long after its latest append. Each append moves it on, so it bounds a run's silence, not its length.
+         */
+        @WithDefault("1h")
+        Duration idleTtl();
+
+        /**
+         * The most the in-memory store's logs may take together, counted as 64 bytes per entry plus two per
+         * character of its JSON. Unset: a sixteenth of the maximum heap. See {@link InMemoryRunEventLog}.
+         */
+        Optional<Long> memoryMaxBytes();
     }
 
     interface Redis {

@@ -14,12 +14,15 @@ import java.util.Map;
  * @param openInterrupts     what the thread waits for: its next run must answer these (human confirmation)
  * @param resolvedInterrupts the ids of the latest answered interrupts, newest last, so that a repeated resume is
  *                           recognised and changes nothing
+ * @param activeRun          the run that kept a checkpoint and has not recorded its end: live, or lost with its
+ *                           replica when no claim holds the thread
+ * @param lastRun            the latest run that ended, and how
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ThreadMeta(Map<String, Instant> messageTimes, List<Interrupt> openInterrupts,
-                         List<String> resolvedInterrupts) {
+                         List<String> resolvedInterrupts, RunRecord activeRun, RunRecord lastRun) {
 
-    public static final ThreadMeta EMPTY = new ThreadMeta(Map.of(), List.of(), List.of());
+    public static final ThreadMeta EMPTY = new ThreadMeta(Map.of(), List.of(), List.of(), null, null);
 
     public ThreadMeta {
         messageTimes = messageTimes == null ? Map.of() : Map.copyOf(messageTimes);

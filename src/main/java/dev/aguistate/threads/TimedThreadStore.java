@@ -75,10 +75,7 @@ final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     private <T> Uni<T> timed(Uni<T> call) {
-        return call.ifNoItem().after(timeout)
-                .failWith(() -> new StoreUnavailable("the thread store did not answer within " + timeout, null))
-                .onFailure(failure -> !(failure instanceof StoreFailure))
-                .transform(failure -> new StoreUnavailable("the thread store failed: " + failure, failure));
+        return StoreCalls.timed(call, timeout);
     }
 
     /** The wrapped store owns its client. */

@@ -312,7 +312,8 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
                 .map(i -> new Interrupt(i.id(), i.reason(), i.message(), i.toolCallId(), i.responseSchema(),
                         Instant.now().minusSeconds(60).toString(), i.metadata()))
                 .toList();
-        ThreadMeta meta = new ThreadMeta(thread.meta().messageTimes(), expired, thread.meta().resolvedInterrupts());
+        ThreadMeta meta = new ThreadMeta(thread.meta().messageTimes(), expired, thread.meta().resolvedInterrupts(),
+                null, thread.meta().lastRun());
         store.commit(new ThreadCommit(new StoredThread(thread.threadId(), thread.owner(), thread.agent(),
                 thread.state(), thread.messages(), meta, 0, Instant.EPOCH, Instant.EPOCH), thread.version(), List.of()))
                 .await().atMost(Duration.ofSeconds(5));

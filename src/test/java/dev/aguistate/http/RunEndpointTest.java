@@ -41,7 +41,13 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("no-cache", stream.response().headers().firstValue("cache-control").orElseThrow());
         assertEquals("no", stream.response().headers().firstValue("x-accel-buffering").orElseThrow());
         assertFalse(stream.raw().contains("\r"), "frames are LF-only");
-        assertTrue(stream.raw().startsWith("data: {\"type\":\"RUN_STARTED\""), stream.raw());
+        assertTrue(stream.raw().startsWith("id: " + request.runId() + ":1\ndata: {\"type\":\"RUN_STARTED\""),
+                stream.raw());
+        String[] frames = stream.raw().split("\n\n");
+        for (int i = 0; i < frames.length; i++) {
+            assertTrue(frames[i].startsWith("id: " + request.runId() + ":" + (i + 1) + "\ndata: "),
+                    "every frame carries its cursor, numbered from 1: " + frames[i]);
+        }
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertEquals(List.of("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT",
                 "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), stream.types());

@@ -49,7 +49,10 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         JsonNode thread = storedThread(request.threadId());
         assertEquals("notebook", thread.get("agent").asText());
-        assertEquals(1, thread.get("version").asInt());
+        assertEquals(3, thread.get("version").asInt(), "a checkpoint at the start, after the round of tools, at the end");
+        assertEquals(request.runId(), thread.at("/lastRun/runId").asText());
+        assertEquals("success", thread.at("/lastRun/outcome").asText());
+        assertTrue(thread.path("activeRun").isMissingNode(), "no run is active once it ended: " + thread);
         assertEquals(RunRequests.parse("{\"title\":\"Shopping\",\"notes\":[\"milk\"]}"), thread.get("state"));
         JsonNode messages = thread.get("messages");
         assertEquals(List.of("user", "assistant", "tool", "assistant"), roles(messages));
@@ -66,6 +69,7 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
         RunRequests first = RunRequests.fresh().user("I am Bob");
         first.body().set("state", RunRequests.parse("{\"title\":\"Bob's notes\"}"));
         client.run("/agui/notebook", first.json());
+        int written = storedThread(first.threadId()).get("version").asInt();
 
         RunRequests reload = RunRequests.of(first.threadId(), "run-after-reload");
         SseClient.Stream stream = client.run("/agui/notebook", reload.json());
@@ -75,7 +79,7 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
         assertEquals(List.of("user", "assistant"), roles(stream.events().get(1).get("messages")));
         assertEquals("Bob's notes", stream.events().get(2).at("/snapshot/title").asText());
         assertEquals(1, stub.requests().size(), "nothing to answer: no LLM call");
-        assertEquals(1, storedThread(first.threadId()).get("version").asInt(), "nothing written");
+        assertEquals(written, storedThread(first.threadId()).get("version").asInt(), "nothing written");
     }
 
     @Test
@@ -108,7 +112,7 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
         String threadId = "thread-" + UUID.randomUUID();
         store.commit(new ThreadCommit(new StoredThread(threadId, UserResolver.ANONYMOUS, "notebook",
                 RunRequests.parse("{}"), history, new ThreadMeta(Map.of("old-u", longAgo, "old-a", longAgo,
-                "recent-u", Instant.now(), "recent-a", Instant.now()), List.of(), List.of()), 0,
+                "recent-u", Instant.now(), "recent-a", Instant.now()), List.of(), List.of(), null, null), 0,
                 Instant.EPOCH, Instant.EPOCH), 0, List.of())).await().atMost(Duration.ofSeconds(5));
 
         stub.enqueue(StubResponse.stream().text("Enjoy.").build());
@@ -164,14 +168,20 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aFailedRunKeepsNothing() {
+    void aFailedRunKeepsWhatItCompletedAndHowItEnded() {
+        stub.enqueue(StubResponse.stream().toolCall("c1", "add_note", "{\"text\":\"milk\"}").build());
         stub.enqueue(StubResponse.error(500, "{}"));
-        RunRequests request = RunRequests.fresh().user("hello");
+        RunRequests request = RunRequests.fresh().user("remember milk");
 
         SseClient.Stream stream = client.run("/agui/notebook", request.json());
 
         assertEquals("RUN_ERROR", stream.last().get("type").asText());
-        given().get("/threads/" + request.threadId()).then().statusCode(404);
+        JsonNode thread = storedThread(request.threadId());
+        // the tool really ran: its round is kept; the failed answer after it is not
+        assertEquals(List.of("user", "assistant", "tool"), roles(thread.get("messages")));
+        assertEquals(RunRequests.parse("{\"notes\":[\"milk\"]}").get("notes"), thread.at("/state/notes"));
+        assertEquals(stream.last().get("code").asText(), thread.at("/lastRun/outcome").asText());
+        assertTrue(thread.path("activeRun").isMissingNode(), thread.toString());
     }
 
     @Test

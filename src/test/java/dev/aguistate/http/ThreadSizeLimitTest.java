@@ -1,5 +1,6 @@
 package dev.aguistate.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -30,7 +31,7 @@ class ThreadSizeLimitTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aRunThatWouldOutgrowTheLimitEndsWithThreadTooLargeAndKeepsNothing() {
+    void aRunThatWouldOutgrowTheLimitEndsWithThreadTooLargeAndKeepsOnlyWhatFits() {
         stub.enqueue(StubResponse.stream().text("Hello").build());
         RunRequests small = RunRequests.fresh().user("hi");
         assertEquals("RUN_FINISHED", client.run("/agui", small.json()).last().get("type").asText());
@@ -41,7 +42,10 @@ class ThreadSizeLimitTest extends StubbedLlmTestBase {
 
         EventStreamVerifier.verify(stream.events(), big.threadId(), "run-big");
         assertEquals("thread_too_large", stream.last().get("code").asText());
-        assertEquals(2, storedThread(small.threadId()).get("messages").size(), "the thread is as it was");
+        JsonNode thread = storedThread(small.threadId());
+        assertEquals(3, thread.get("messages").size(), "the new question is kept, the answer that did not fit is not");
+        assertEquals("write a lot", thread.at("/messages/2/content").asText());
+        assertEquals("thread_too_large", thread.at("/lastRun/outcome").asText());
         given().get("/threads/" + small.threadId()).then().statusCode(200);
     }
 }

@@ -39,7 +39,7 @@ class AgentRunnerTest {
             new RunMetrics(new SimpleMeterRegistry()));
 
     private List<AgUiEvent> run(AgentDefinition agent, RunStart start) {
-        List<AgUiEvent> events = runner.run(agent, start).collect().asList().await().atMost(Duration.ofSeconds(10));
+        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch()).collect().asList().await().atMost(Duration.ofSeconds(10));
         EventStreamVerifier.verify(RunFixtures.json(events), start.input().threadId(), start.input().runId());
         return events;
     }
@@ -158,7 +158,7 @@ class AgentRunnerTest {
     }
 
     @Test
-    void aModelThatNeverStopsCallingToolsEndsWithMaxRoundsAndKeepsNothing() {
+    void aModelThatNeverStopsCallingToolsEndsWithMaxRoundsAndKeepsTheRoundsItCompleted() {
         for (int i = 0; i < 3; i++) {
             model.answer(new ModelEvent.ToolCallCompleted(0, "c" + i, "add_note", "{\"notes\":[\"again\"]}"),
                     new ModelEvent.Completed(null, FinishReason.STOP));
@@ -168,7 +168,53 @@ class AgentRunnerTest {
                 RunFixtures.newThread(RunFixtures.userAsks("Loop", "null"), journal));
 
         assertEquals("max_rounds_exceeded", ((AgUiEvent.RunError) last(events)).code());
-        assertEquals(List.of(), journal.commits);
+        // the tools really ran: each completed round is kept, and the thread records how the run ended
+        assertEquals(List.of(new RunEnd("max_rounds_exceeded")), journal.ends);
+        RunFixtures.RecordingJournal.Commit kept = journal.commits.get(0);
+        assertEquals(AgUiJson.tree("{\"notes\":[\"again\",\"again\",\"again\"]}"), kept.state());
+        assertEquals(7, kept.messages().size(), "the user's message and three rounds of a call and its result");
+    }
+
+    @Test
+    void aStoppedRunClosesTheModelCallFinishesCancelledAndKeepsWhatItCompleted() {
+        model.answerThenStall(new ModelEvent.TextDelta("Once upon"));
+        StopSwitch stop = new StopSwitch();
+        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal);
+        List<AgUiEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        io.smallrye.mutiny.Uni<Void> done = runner.run(AgentDefinition.builder("chat").build(), start, stop)
+                .onItem().invoke(event -> {
+                    events.add(event);
+                    if (event instanceof AgUiEvent.TextMessageContent) {
+                        stop.stop(StopSwitch.Reason.REQUESTED);
+                    }
+                })
+                .collect().asList().replaceWithVoid();
+        done.await().atMost(Duration.ofSeconds(10));
+
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) last(events)).outcome());
+        assertTrue(model.cancelled, "the model call in flight is closed");
+        assertEquals(List.of(RunEnd.CANCELLED), journal.ends);
+        assertEquals(1, journal.commits.get(0).messages().size(), "the user's message is kept, the cut answer not");
+    }
+
+    @Test
+    void aRunOverItsTimeLimitFailsWithMaxDurationAndKeepsWhatItCompleted() {
+        model.answerThenStall();
+        StopSwitch stop = new StopSwitch();
+        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Think long", "null"), journal);
+
+        List<AgUiEvent> events = runner.run(AgentDefinition.builder("chat").build(), start, stop)
+                .onItem().invoke(event -> {
+                    if (event instanceof AgUiEvent.RunStarted) {
+                        stop.stop(StopSwitch.Reason.TIME_LIMIT);
+                    }
+                })
+                .collect().asList().await().atMost(Duration.ofSeconds(10));
+
+        assertEquals("max_duration_exceeded", ((AgUiEvent.RunError) last(events)).code());
+        assertEquals(List.of(new RunEnd("max_duration_exceeded")), journal.ends);
     }
 
     @Test
@@ -180,12 +226,13 @@ class AgentRunnerTest {
                 RunFixtures.newThread(RunFixtures.userAsks("Hi", "null"), journal));
 
         assertEquals("thread_conflict", ((AgUiEvent.RunError) last(events)).code());
+        assertEquals(List.of(), journal.commits);
     }
 
     @Test
     void clientStateThatBreaksTheSchemaIsRejectedBeforeAnyEvent() {
         RunRejected rejected = assertThrows(RunRejected.class, () -> runner.run(RunFixtures.writer().build(),
-                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal)));
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal), new StopSwitch()));
 
         assertEquals("invalid_state", rejected.code());
         assertTrue(model.requests.isEmpty());
@@ -233,7 +280,7 @@ class AgentRunnerTest {
         for (AgentDefinition agent : List.of(AgentDefinition.builder("chat").build(),
                 AgentDefinition.builder("plain").stateless().build())) {
             assertThrows(RunRejected.class, () -> runner.run(agent,
-                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal)));
+                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal), new StopSwitch()));
         }
     }
 

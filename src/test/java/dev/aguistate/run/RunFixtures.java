@@ -90,21 +90,45 @@ final class RunFixtures {
         return events.stream().map(e -> e.type().name()).toList();
     }
 
-    /** A journal that keeps every commit, or fails them all with {@code failure}. */
+    /**
+     * A journal that keeps every checkpoint and the run's end, or fails them all with {@code failure}. {@code commits}
+     * holds what the run kept at its end (its own final progress, or its last checkpoint's when it failed or was
+     * stopped); {@code ends} how it ended.
+     */
     static final class RecordingJournal implements RunJournal {
 
         record Commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts, RecordingJournal journal) {}
 
+        final List<Commit> checkpoints = new ArrayList<>();
         final List<Commit> commits = new ArrayList<>();
+        final List<RunEnd> ends = new ArrayList<>();
         RuntimeException failure;
 
         @Override
-        public Uni<Void> commit(JsonNode state, List<Message> messages, ThreadInterrupts interrupts) {
+        public Uni<Void> keep(RunProgress progress) {
             if (failure != null) {
                 return Uni.createFrom().failure(failure);
             }
-            commits.add(new Commit(state, messages, interrupts, this));
+            checkpoints.add(commit(progress));
             return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> end(RunProgress progress, RunEnd end) {
+            if (failure != null) {
+                return Uni.createFrom().failure(failure);
+            }
+            ends.add(end);
+            if (progress != null) {
+                commits.add(commit(progress));
+            } else if (!checkpoints.isEmpty()) {
+                commits.add(checkpoints.get(checkpoints.size() - 1));
+            }
+            return Uni.createFrom().voidItem();
+        }
+
+        private Commit commit(RunProgress progress) {
+            return new Commit(progress.state(), progress.messages(), progress.interrupts(), this);
         }
     }
 }

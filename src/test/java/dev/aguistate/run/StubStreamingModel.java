@@ -18,10 +18,19 @@ import java.util.List;
 final class StubStreamingModel implements StreamingModel {
 
     final List<ChatRequest> requests = new ArrayList<>();
-    private final Deque<List<ModelEvent>> answers = new ArrayDeque<>();
+    private final Deque<Multi<ModelEvent>> answers = new ArrayDeque<>();
+    /** Set when the run cancelled a call that was still streaming: what closes the upstream connection. */
+    volatile boolean cancelled;
 
     StubStreamingModel answer(ModelEvent... events) {
-        answers.add(List.of(events));
+        answers.add(Multi.createFrom().items(events));
+        return this;
+    }
+
+    /** An answer that streams {@code events}, then nothing more, until the run cancels it. */
+    StubStreamingModel answerThenStall(ModelEvent... events) {
+        answers.add(Multi.createBy().concatenating().streams(Multi.createFrom().items(events),
+                Multi.createFrom().<ModelEvent>nothing()).onCancellation().invoke(() -> cancelled = true));
         return this;
     }
 
@@ -31,7 +40,7 @@ final class StubStreamingModel implements StreamingModel {
         if (answers.isEmpty()) {
             throw new AssertionError("the run made an LLM call nobody expected: " + request.messages());
         }
-        return Multi.createFrom().iterable(answers.poll());
+        return answers.poll();
     }
 
     @Override

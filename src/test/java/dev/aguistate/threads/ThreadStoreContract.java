@@ -172,7 +172,8 @@ public abstract class ThreadStoreContract {
                 json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}}}"),
                 "2026-11-21T10:00:00Z", null);
         ThreadMeta meta = new ThreadMeta(Map.of("u1", Instant.parse("2026-11-20T09:30:00.123Z")), List.of(open),
-                List.of("int-0"));
+                List.of("int-0"), null, new RunRecord("run-1", "key-1", Instant.parse("2026-11-20T09:30:00Z"),
+                Instant.parse("2026-11-20T09:31:00.5Z"), "cancelled"));
         StoredThread thread = thread(newId(), json("{}"), List.of(new Message.User("u1", "hi")));
         StoredThread withMeta = new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
                 thread.messages(), meta, 0, Instant.EPOCH, Instant.EPOCH);

@@ -80,7 +80,7 @@ public class ThreadStoreBenchmark {
         return new StoredThread(owner + "-" + UUID.randomUUID(), owner, "chat", state,
                 List.of(new Message.User("m1", "Make me a pasta recipe"),
                         new Message.Assistant("m2", "Here it is.", List.of())),
-                new ThreadMeta(Map.of("m1", Instant.EPOCH, "m2", Instant.EPOCH), List.of(), List.of()),
+                new ThreadMeta(Map.of("m1", Instant.EPOCH, "m2", Instant.EPOCH), List.of(), List.of(), null, null),
                 0, Instant.EPOCH, Instant.EPOCH);
     }
 

@@ -1,0 +1,206 @@
+package dev.aguistate.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.aguistate.agent.OnDisconnect;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.run.StopSwitch;
+import dev.aguistate.threads.LoggedEvent;
+import dev.aguistate.threads.RunEventLog;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import io.smallrye.mutiny.subscription.MultiEmitter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * A run going on on this replica, independent of any connection. It reads its events as fast as the run makes
+ * them, numbers them (seq 1, 2, …), hands each to the connection that started it, if still attached, and appends
+ * them to the run's event log in batches (one append in flight at a time), from which any replica serves clients
+ * that resume or join. Entry 0 of the log is the run's base: the state its client started from, which a join
+ * prelude projects the events over.
+ *
+ * <p>The starting connection has a window of {@code agui.run.follow-window} events: a client that falls further
+ * behind is disconnected (and may resume from its cursor); it never slows the run. When the connection closes,
+ * {@link OnDisconnect} decides whether the run stops. After its terminal event the run's log is saved to the end,
+ * then the thread is released and the log expires after {@code agui.run.events-ttl}.
+ */
+final class LiveRun {
+
+    private static final Logger LOG = Logger.getLogger(LiveRun.class);
+    /** Appends that may fail in a row (each bounded by agui.store.timeout) before a batch is given up. */
+    private static final int MAX_FAILED_SAVES = 3;
+
+    private final ThreadSession session;
+    private final RunEventLog log;
+    private final OnDisconnect onDisconnect;
+    private final StopSwitch stop = new StopSwitch();
+    private final Runnable onSaved;
+    /** Events not yet in the log, oldest first; guarded by this. */
+    private final List<LoggedEvent> unsaved = new ArrayList<>();
+    private boolean saving;
+    private boolean ended;
+    private long seq;
+    private MultiEmitter<? super byte[]> starter;
+    /** Frames the starting connection took from its buffer: how far behind it is. */
+    private final AtomicLong starterTook = new AtomicLong();
+    private int window;
+    private int failedSaves;
+
+    LiveRun(ThreadSession session, RunEventLog log, OnDisconnect onDisconnect, Runnable onSaved) {
+        this.session = session;
+        this.log = log;
+        this.onDisconnect = onDisconnect;
+        this.onSaved = onSaved;
+        JsonNode state = session.start().input().state();
+        String base = AgUiJson.write(JsonNodeFactory.instance.objectNode()
+                .set("state", state == null ? JsonNodeFactory.instance.objectNode() : state));
+        unsaved.add(new LoggedEvent(0, base));
+    }
+
+    ThreadSession session() {
+        return session;
+    }
+
+    String key() {
+        return session.lock().token();
+    }
+
+    String runId() {
+        return session.lock().runId();
+    }
+
+    String threadId() {
+        return session.lock().threadId();
+    }
+
+    StopSwitch stopSwitch() {
+        return stop;
+    }
+
+    void stop(StopSwitch.Reason reason) {
+        stop.stop(reason);
+    }
+
+    /**
+     * The starting connection's frames: every event of the run, as the run makes them, until its terminal event.
+     * It fails with {@link FellBehind} when the client is more than {@code window} events behind. {@code onAttached}
+     * runs once the connection is attached: what starts the run, so that it misses nothing.
+     */
+    Multi<byte[]> attachStarter(int window, Runnable onAttached) {
+        this.window = window;
+        return Multi.createFrom().<byte[]>emitter(emitter -> {
+                    synchronized (this) {
+                        starter = emitter;
+                    }
+                    emitter.onTermination(() -> starterGone(emitter));
+                    onAttached.run();
+                }, BackPressureStrategy.BUFFER)
+                .onItem().invoke(frame -> starterTook.incrementAndGet());
+    }
+
+    /** The starting connection closed, finished or fell behind; only a client that left may stop the run. */
+    private void starterGone(MultiEmitter<? super byte[]> emitter) {
+        boolean left;
+        synchronized (this) {
+            left = starter == emitter && !ended;
+            starter = null;
+        }
+        if (left && onDisconnect == OnDisconnect.STOP) {
+            LOG.infof("threadId=%s runId=%s: the client left; stopping the run (onDisconnect=stop)", threadId(),
+                    runId());
+            stop.stop(StopSwitch.Reason.REQUESTED);
+        }
+    }
+
+    /** Follows the run's events; call once, after the starter attached. */
+    void start(Multi<AgUiEvent> events) {
+        events.subscribe().with(this::publish, failure -> {
+            // the run loop turns failures into RUN_ERROR events, so this is a bug: end what is attached
+            LOG.errorf(failure, "threadId=%s runId=%s: the run's event stream failed", threadId(), runId());
+            terminated();
+        }, this::terminated);
+    }
+
+    private void publish(AgUiEvent event) {
+        byte[] json = AgUiJson.writeBytes(event);
+        MultiEmitter<? super byte[]> to;
+        byte[] frame;
+        synchronized (this) {
+            seq++;
+            unsaved.add(new LoggedEvent(seq, new String(json, StandardCharsets.UTF_8)));
+            frame = RunFrames.frame(runId(), seq, json);
+            to = starter;
+            if (to != null && seq - starterTook.get() > window) {
+                LOG.infof("threadId=%s runId=%s: the client fell %d events behind; disconnecting it (the run goes "
+                        + "on; it may resume from its cursor)", threadId(), runId(), window);
+                starter = null;
+                to.fail(new FellBehind());
+            } else if (to != null) {
+                to.emit(frame);
+            }
+            if (RunFrames.terminal(event)) {
+                ended = true; // a client leaving from now on stops nothing
+                if (starter != null) {
+                    starter.complete();
+                }
+            }
+        }
+        save();
+    }
+
+    private void terminated() {
+        MultiEmitter<? super byte[]> to;
+        synchronized (this) {
+            ended = true;
+            to = starter;
+        }
+        if (to != null) {
+            to.complete();
+        }
+        save();
+    }
+
+    /** Appends what is unsaved, one batch at a time; once the run ended and all is saved, lets it go. */
+    private void save() {
+        List<LoggedEvent> batch;
+        synchronized (this) {
+            if (saving) {
+                return;
+            }
+            if (unsaved.isEmpty()) {
+                if (ended) {
+                    saving = true; // for good: nothing follows
+                    onSaved.run();
+                }
+                return;
+            }
+            batch = List.copyOf(unsaved);
+            unsaved.clear();
+            saving = true;
+        }
+        log.append(key(), batch).subscribe().with(done -> saved(true), failure -> {
+            synchronized (this) {
+                if (++failedSaves < MAX_FAILED_SAVES) {
+                    unsaved.addAll(0, batch); // tried again with the next events
+                }
+            }
+            LOG.warnf("threadId=%s runId=%s: appending %d events to the run's log failed (%s): %s", threadId(),
+                    runId(), batch.size(), failedSaves < MAX_FAILED_SAVES ? "trying again" : "dropped; clients "
+                            + "resuming this run get its end from the thread", failure.toString());
+            saved(false);
+        });
+    }
+
+    private void saved(boolean succeeded) {
+        synchronized (this) {
+            saving = false;
+            failedSaves = succeeded ? 0 : failedSaves % MAX_FAILED_SAVES;
+        }
+        save();
+    }
+}

@@ -1,0 +1,274 @@
+package dev.aguistate.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.SseFrames;
+import dev.aguistate.run.RunConfig;
+import dev.aguistate.state.StateLayers;
+import dev.aguistate.threads.LoggedEvent;
+import dev.aguistate.threads.RunEventLog;
+import dev.aguistate.threads.RunLock;
+import dev.aguistate.threads.RunRecord;
+import dev.aguistate.threads.ScopedState;
+import dev.aguistate.threads.StopSignals;
+import dev.aguistate.threads.StoreConfig;
+import dev.aguistate.threads.StoredThread;
+import dev.aguistate.threads.ThreadStore;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import io.smallrye.mutiny.subscription.Cancellable;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * Connections to a thread's runs from any replica ({@code POST /agui/{agent}/connect}), and stop requests. What a
+ * connection gets depends on the thread and the client's cursor:
+ * <ul>
+ *   <li>a live run and a cursor in it: exactly the events after the cursor, then the live ones;</li>
+ *   <li>a live run and no cursor (or one the log no longer holds): the join prelude ({@link RunProjection}), then
+ *       the live events;</li>
+ *   <li>a cursor in a run that ended and whose log is still kept: the events after it, to the run's end;</li>
+ *   <li>a run that the thread names as active but no replica holds (its replica died): the thread as kept, then
+ *       {@code RUN_ERROR run_lost};</li>
+ *   <li>otherwise the thread restated in a run of its own: {@code MESSAGES_SNAPSHOT}, {@code STATE_SNAPSHOT}.</li>
+ * </ul>
+ * Following a run on another replica, the connection checks every {@code agui.store.lock-ttl} that the run is
+ * still held, so that a run lost with its replica ends truthfully rather than never.
+ */
+@ApplicationScoped
+public class RunConnections {
+
+    private static final Logger LOG = Logger.getLogger(RunConnections.class);
+    /** The most log entries a join prelude reads; a run's log holds no more than its cap anyway. */
+    private static final int PRELUDE_MAX = 1_000_000;
+
+    private final ThreadStore store;
+    private final RunEventLog log;
+    private final StopSignals stops;
+    private final StoreConfig storeConfig;
+    private final RunConfig config;
+
+    RunConnections(ThreadStore store, RunEventLog log, StopSignals stops, StoreConfig storeConfig, RunConfig config) {
+        this.store = store;
+        this.log = log;
+        this.stops = stops;
+        this.storeConfig = storeConfig;
+        this.config = config;
+    }
+
+    /**
+     * The frames a connection to the thread gets.
+     *
+     * @return a failed Uni with {@link SessionRefused} when the thread is another user's or another agent's
+     */
+    public Uni<Multi<byte[]>> connect(String user, AgentDefinition agent, RunAgentInput input,
+                                      Optional<Cursor> cursor) {
+        String threadId = input.threadId();
+        return store.load(threadId).chain(stored -> {
+            ThreadSessions.checkAccess(user, agent, threadId, stored);
+            return store.claim(threadId).chain(claim -> {
+                if (claim.isPresent()) {
+                    return live(user, agent, stored, claim.get(), cursor);
+                }
+                RunRecord active = stored.map(t -> t.meta().activeRun()).orElse(null);
+                if (active != null) {
+                    return restated(user, agent, stored, active.runId(), lost());
+                }
+                RunRecord last = stored.map(t -> t.meta().lastRun()).orElse(null);
+                if (last != null && cursor.isPresent() && cursor.get().runId().equals(last.runId())) {
+                    return replay(last, cursor.get().seq()).chain(frames -> frames.isPresent()
+                            ? Uni.createFrom().item(frames.get())
+                            : restated(user, agent, stored, input.runId(), null));
+                }
+                return restated(user, agent, stored, input.runId(), null);
+            });
+        });
+    }
+
+    /**
+     * Asks the replica that runs the thread's live run to stop it.
+     *
+     * @return whether a run was live (and so asked); a failed Uni with {@link SessionRefused} when the thread is
+     *         another user's or another agent's
+     */
+    public Uni<Boolean> stop(String user, AgentDefinition agent, String threadId) {
+        return store.load(threadId).chain(stored -> {
+            ThreadSessions.checkAccess(user, agent, threadId, stored);
+            return store.claim(threadId).chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
+                    : stops.send(claim.get().token()).replaceWith(true));
+        });
+    }
+
+    private Uni<Multi<byte[]>> live(String user, AgentDefinition agent, Optional<StoredThread> stored, RunLock run,
+                                    Optional<Cursor> cursor) {
+        if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
+            long after = cursor.get().seq();
+            return log.read(run.token(), after, 1).chain(next -> next.isEmpty() || next.get(0).seq() == after + 1
+                    ? Uni.createFrom().item(tail(run, after))
+                    : joined(user, agent, stored, run)); // the log no longer holds what follows the cursor
+        }
+        return joined(user, agent, stored, run);
+    }
+
+    /** The join prelude of a live run, then its events from where the prelude left off. */
+    private Uni<Multi<byte[]>> joined(String user, AgentDefinition agent, Optional<StoredThread> stored,
+                                      RunLock run) {
+        return Uni.combine().all().unis(log.read(run.token(), -1, PRELUDE_MAX), view(user, stored))
+                .asTuple().map(loaded -> {
+                    RunProjection projection = RunProjection.of(
+                            stored.map(StoredThread::messages).orElse(List.of()), loaded.getItem2(),
+                            loaded.getItem1());
+                    List<AgUiEvent> prelude = new ArrayList<>(projection.prelude(run.threadId(), run.runId(),
+                            agent.hasState()));
+                    if (projection.terminal() != null) {
+                        prelude.add(projection.terminal());
+                        return Multi.createFrom().iterable(frames(prelude, null));
+                    }
+                    // RUN_STARTED, always entry 1, is in the prelude even before the log holds it
+                    long after = Math.max(1, projection.lastSeq());
+                    return Multi.createBy().concatenating().streams(
+                            Multi.createFrom().iterable(frames(prelude, Cursor.id(run.runId(), after))),
+                            tail(run, after));
+                });
+    }
+
+    /**
+     * The events of a live run after {@code after}, to its terminal event. A client more than
+     * {@code agui.run.follow-window} events behind is disconnected ({@link FellBehind}); a run no replica holds
+     * any more ends with what its log holds, or {@code RUN_ERROR run_lost}.
+     */
+    private Multi<byte[]> tail(RunLock run, long after) {
+        AtomicLong seen = new AtomicLong(after);
+        AtomicLong taken = new AtomicLong(after);
+        return Multi.createFrom().<byte[]>emitter(emitter -> {
+            AtomicBoolean done = new AtomicBoolean();
+            Cancellable following = log.follow(run.token(), after).subscribe().with(entry -> {
+                if (done.get() || entry.seq() <= seen.get()) {
+                    return;
+                }
+                seen.set(entry.seq());
+                if (entry.seq() - taken.get() > config.followWindow()) {
+                    done.set(true);
+                    emitter.fail(new FellBehind());
+                    return;
+                }
+                emitter.emit(frame(run.runId(), entry));
+                if (terminal(entry) && done.compareAndSet(false, true)) {
+                    emitter.complete();
+                }
+            }, failure -> {
+                if (done.compareAndSet(false, true)) {
+                    LOG.warnf("threadId=%s runId=%s: following the run's log failed: %s", run.threadId(),
+                            run.runId(), failure.toString());
+                    emitter.emit(SseFrames.frame(new AgUiEvent.RunError(
+                            "The server lost track of the run; reconnect to see where it is.", "store_unavailable",
+                            null)));
+                    emitter.complete();
+                }
+            });
+            Cancellable watching = Multi.createFrom().ticks().every(storeConfig.lockTtl())
+                    .onOverflow().drop()
+                    .onItem().transformToUniAndConcatenate(tick -> store.claim(run.threadId())
+                            .onFailure().recoverWithItem(Optional.empty()))
+                    .filter(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
+                    .select().first()
+                    .onItem().transformToUniAndConcatenate(gone -> log.read(run.token(), seen.get(), PRELUDE_MAX))
+                    .subscribe().with(rest -> {
+                        if (done.get()) {
+                            return;
+                        }
+                        for (LoggedEvent entry : rest) {
+                            emitter.emit(frame(run.runId(), entry));
+                            if (terminal(entry)) {
+                                done.set(true);
+                                emitter.complete();
+                                return;
+                            }
+                        }
+                        done.set(true);
+                        LOG.warnf("threadId=%s runId=%s: the run's replica no longer holds it, and its log has no "
+                                + "end: the run was lost", run.threadId(), run.runId());
+                        emitter.emit(SseFrames.frame(lost()));
+                        emitter.complete();
+                    }, failure -> { });
+            emitter.onTermination(() -> {
+                following.cancel();
+                watching.cancel();
+            });
+        }, BackPressureStrategy.BUFFER).onItem().invoke(frame -> taken.incrementAndGet());
+    }
+
+    /** The rest of a run that ended, after the cursor, if its log still holds it whole. */
+    private Uni<Optional<Multi<byte[]>>> replay(RunRecord run, long after) {
+        return log.read(run.key(), after, PRELUDE_MAX).map(rest -> {
+            if (rest.isEmpty() || rest.get(0).seq() != after + 1 || !terminal(rest.get(rest.size() - 1))) {
+                return Optional.empty();
+            }
+            return Optional.of(Multi.createFrom().iterable(rest).map(entry -> frame(run.runId(), entry)));
+        });
+    }
+
+    /**
+     * The thread as kept, in a run of its own: {@code RUN_STARTED}, the messages, the state, then
+     * {@code RUN_FINISHED}, or {@code end} when it is given.
+     */
+    private Uni<Multi<byte[]>> restated(String user, AgentDefinition agent, Optional<StoredThread> stored,
+                                        String runId, AgUiEvent end) {
+        return view(user, stored).map(state -> {
+            String threadId = stored.map(StoredThread::threadId).orElse(null);
+            List<AgUiEvent> events = new ArrayList<>();
+            events.add(new AgUiEvent.RunStarted(threadId, runId, null, null));
+            events.add(new AgUiEvent.MessagesSnapshot(stored.map(StoredThread::messages).orElse(List.<Message>of())));
+            if (agent.hasState()) {
+                events.add(new AgUiEvent.StateSnapshot(state));
+            }
+            events.add(end != null ? end : new AgUiEvent.RunFinished(threadId, runId, null, RunOutcome.SUCCESS, null));
+            return Multi.createFrom().iterable(frames(events, null));
+        });
+    }
+
+    /** The state a client of the thread sees: the thread's own, with the user's and everyone's shared scopes. */
+    private Uni<JsonNode> view(String user, Optional<StoredThread> stored) {
+        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
+                        store.loadScope(ScopedState.APP_SCOPE))
+                .with((userScope, appScope) -> new StateLayers(
+                        stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode), userScope.state(), appScope.state()).merged());
+    }
+
+    private static AgUiEvent lost() {
+        return new AgUiEvent.RunError("The run was lost with the server that ran it; what it completed before is "
+                + "kept.", "run_lost", null);
+    }
+
+    /** Frames without a cursor, but the last, which carries {@code lastId} when it is given. */
+    private static List<byte[]> frames(List<AgUiEvent> events, String lastId) {
+        List<byte[]> frames = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            String id = i == events.size() - 1 ? lastId : null;
+            frames.add(SseFrames.frame(id, AgUiJson.writeBytes(events.get(i))));
+        }
+        return frames;
+    }
+
+    private static byte[] frame(String runId, LoggedEvent entry) {
+        return RunFrames.frame(runId, entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether a logged event ends its run; the log's JSON always starts with its type. */
+    private static boolean terminal(LoggedEvent entry) {
+        return entry.json().startsWith("{\"type\":\"RUN_FINISHED\"") || entry.json().startsWith("{\"type\":\"RUN_ERROR\"");
+    }
+}

@@ -1,0 +1,18 @@
+package dev.aguistate.session;
+
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.SseFrames;
+
+/** The SSE frames of a run's events: each with the cursor {@code id: <runId>:<seq>} a client resumes from. */
+final class RunFrames {
+
+    private RunFrames() {}
+
+    static byte[] frame(String runId, long seq, byte[] json) {
+        return SseFrames.frame(Cursor.id(runId, seq), json);
+    }
+
+    static boolean terminal(AgUiEvent event) {
+        return event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError;
+    }
+}

@@ -1,0 +1,175 @@
+package dev.aguistate.session;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.ToolCall;
+import dev.aguistate.state.StatePatches;
+import dev.aguistate.threads.LoggedEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a client that joins a live run must be told to hold what an uninterrupted client holds: the run's logged
+ * events projected over the thread as stored (its last checkpoint) and the state the run's client started from.
+ * The result, the join prelude, is a valid beginning of a run for any AG-UI client: {@code RUN_STARTED}, a
+ * {@code MESSAGES_SNAPSHOT} of the complete messages, each open message, tool call and reasoning re-opened with
+ * what it has so far, and a {@code STATE_SNAPSHOT} of the current (predicted) state; then the live events go on
+ * from {@link #lastSeq()}.
+ */
+final class RunProjection {
+
+    /** An assistant turn: its text and its finished tool calls, in order. */
+    private static final class Turn {
+        final String id;
+        final StringBuilder text = new StringBuilder();
+        final List<ToolCall> calls = new ArrayList<>();
+        boolean textOpen;
+        boolean hasText;
+
+        Turn(String id) {
+            this.id = id;
+        }
+
+        Message message() {
+            return new Message.Assistant(id, hasText ? text.toString() : null, calls.isEmpty() ? null : List.copyOf(calls));
+        }
+    }
+
+    private record OpenCall(String id, String name, String parentId, StringBuilder args) {}
+
+    private final Map<String, Message> messages = new LinkedHashMap<>();
+    private final Map<String, Turn> turns = new LinkedHashMap<>();
+    private final Map<String, OpenCall> openCalls = new LinkedHashMap<>();
+    private final Map<String, StringBuilder> openReasoning = new LinkedHashMap<>();
+    private final List<String> reasoningPhases = new ArrayList<>();
+    private JsonNode state;
+    private AgUiEvent.RunStarted started;
+    private AgUiEvent terminal;
+    private long lastSeq = -1;
+
+    private RunProjection(List<Message> stored, JsonNode state) {
+        stored.forEach(m -> messages.put(m.id(), m));
+        this.state = state;
+    }
+
+    /**
+     * @param stored   the thread's messages as stored now (the run's last checkpoint)
+     * @param state    the state to start from when the log has lost its base entry (a trimmed log)
+     * @param entries  the run's log from its base entry (seq 0) on
+     */
+    static RunProjection of(List<Message> stored, JsonNode state, List<LoggedEvent> entries) {
+        RunProjection projection = new RunProjection(stored, state);
+        entries.forEach(projection::apply);
+        return projection;
+    }
+
+    long lastSeq() {
+        return lastSeq;
+    }
+
+    /** The run's terminal event, when the log already holds it. */
+    AgUiEvent terminal() {
+        return terminal;
+    }
+
+    /** The join prelude; {@code threadId} and {@code runId} name the run when its RUN_STARTED was trimmed. */
+    List<AgUiEvent> prelude(String threadId, String runId, boolean withState) {
+        List<AgUiEvent> out = new ArrayList<>();
+        out.add(started != null ? new AgUiEvent.RunStarted(started.threadId(), started.runId(),
+                started.parentRunId(), null) : new AgUiEvent.RunStarted(threadId, runId, null, null));
+        out.add(new AgUiEvent.MessagesSnapshot(List.copyOf(messages.values())));
+        reasoningPhases.forEach(id -> out.add(new AgUiEvent.ReasoningStart(id)));
+        openReasoning.forEach((id, text) -> {
+            out.add(new AgUiEvent.ReasoningMessageStart(id, "reasoning"));
+            if (!text.isEmpty()) {
+                out.add(new AgUiEvent.ReasoningMessageContent(id, text.toString()));
+            }
+        });
+        turns.values().stream().filter(t -> t.textOpen).forEach(t -> {
+            out.add(new AgUiEvent.TextMessageStart(t.id, "assistant", null));
+            if (!t.text.isEmpty()) {
+                out.add(new AgUiEvent.TextMessageContent(t.id, t.text.toString()));
+            }
+        });
+        openCalls.values().forEach(c -> {
+            out.add(new AgUiEvent.ToolCallStart(c.id(), c.name(), c.parentId()));
+            if (!c.args().isEmpty()) {
+                out.add(new AgUiEvent.ToolCallArgs(c.id(), c.args().toString()));
+            }
+        });
+        if (withState && state != null) {
+            out.add(new AgUiEvent.StateSnapshot(state));
+        }
+        return out;
+    }
+
+    private void apply(LoggedEvent entry) {
+        lastSeq = entry.seq();
+        if (entry.seq() == 0) {
+            state = AgUiJson.tree(entry.json()).get("state");
+            return;
+        }
+        AgUiEvent event;
+        try {
+            event = AgUiJson.read(entry.json(), AgUiEvent.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the run's log holds an event that is not AG-UI JSON", e);
+        }
+        if (event instanceof AgUiEvent.RunStarted e) {
+            started = e;
+        } else if (event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError) {
+            terminal = event;
+        } else if (event instanceof AgUiEvent.MessagesSnapshot e) {
+            messages.clear();
+            e.messages().forEach(m -> messages.put(m.id(), m));
+        } else if (event instanceof AgUiEvent.StateSnapshot e) {
+            state = e.snapshot();
+        } else if (event instanceof AgUiEvent.StateDelta e) {
+            state = StatePatches.apply(state, e.delta());
+        } else if (event instanceof AgUiEvent.TextMessageStart e) {
+            Turn turn = turn(e.messageId());
+            turn.textOpen = true;
+            turn.hasText = true;
+        } else if (event instanceof AgUiEvent.TextMessageContent e) {
+            turn(e.messageId()).text.append(e.delta());
+        } else if (event instanceof AgUiEvent.TextMessageEnd e) {
+            Turn turn = turn(e.messageId());
+            turn.textOpen = false;
+            messages.put(turn.id, turn.message());
+        } else if (event instanceof AgUiEvent.ToolCallStart e) {
+            openCalls.put(e.toolCallId(),
+                    new OpenCall(e.toolCallId(), e.toolCallName(), e.parentMessageId(), new StringBuilder()));
+        } else if (event instanceof AgUiEvent.ToolCallArgs e && openCalls.containsKey(e.toolCallId())) {
+            openCalls.get(e.toolCallId()).args().append(e.delta());
+        } else if (event instanceof AgUiEvent.ToolCallEnd e && openCalls.containsKey(e.toolCallId())) {
+            OpenCall call = openCalls.remove(e.toolCallId());
+            Turn turn = turn(call.parentId() != null ? call.parentId() : call.id());
+            turn.calls.add(new ToolCall(call.id(), call.name(), call.args().toString()));
+            messages.put(turn.id, turn.message());
+        } else if (event instanceof AgUiEvent.ToolCallResult e) {
+            messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId()));
+        } else if (event instanceof AgUiEvent.ReasoningStart e) {
+            reasoningPhases.add(e.messageId());
+        } else if (event instanceof AgUiEvent.ReasoningEnd e) {
+            reasoningPhases.remove(e.messageId());
+        } else if (event instanceof AgUiEvent.ReasoningMessageStart e) {
+            openReasoning.put(e.messageId(), new StringBuilder());
+        } else if (event instanceof AgUiEvent.ReasoningMessageContent e && openReasoning.containsKey(e.messageId())) {
+            openReasoning.get(e.messageId()).append(e.delta());
+        } else if (event instanceof AgUiEvent.ReasoningMessageEnd e && openReasoning.containsKey(e.messageId())) {
+            String text = openReasoning.remove(e.messageId()).toString();
+            messages.put(e.messageId(), new Message.Reasoning(e.messageId(), text, null, null));
+        }
+        // the other events change nothing a joining client must be told
+    }
+
+    /** The assistant turn with this id: the run's events rebuild it whole, checkpointed or not. */
+    private Turn turn(String id) {
+        return turns.computeIfAbsent(id, Turn::new);
+    }
+}
