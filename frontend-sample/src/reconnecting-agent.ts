@@ -28,7 +28,7 @@ const TERMINAL = new Set<string>([EventType.RUN_FINISHED, EventType.RUN_ERROR]);
  *   page or losing the network no longer stops them; {@link stop} does.
  * - It remembers the `id:` of the last SSE frame it read ({@link lastEventId}, `<runId>:<seq>`). The client's own
  *   SSE parser drops `id:`, so the agent reads it off the bytes on their way to the parser (its `fetch` passes
- *   every event stream through {@link eventIds}).
+ *   every event stream through {@link wholeFrames}).
  * - A stream cut mid-run (a network error, or the end of the body before `RUN_FINISHED`/`RUN_ERROR`) is resumed
  *   in place: `POST {url}/connect` with `Last-Event-ID` answers exactly the events after it, so the client's
  *   pipeline sees one unbroken run. It tries {@link RESUME_DELAYS_MS} times in a row before giving up.
@@ -152,37 +152,59 @@ function mustContinue(cursor: string) {
   };
 }
 
-/** A fetch that reports the `id:` of every complete frame of an event-stream response as the client reads it. */
+/** A fetch whose event-stream responses go through {@link wholeFrames}. */
 function trackingIds(fetch: HttpAgentFetchFn, seen: (id: string) => void): HttpAgentFetchFn {
   return async (url, init) => {
     const response = await fetch(url, init);
     if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) return response;
     const { status, statusText, headers } = response;
-    return new Response(response.body.pipeThrough(eventIds(seen)), { status, statusText, headers });
+    return new Response(wholeFrames(response.body, seen), { status, statusText, headers });
   };
 }
 
-/** Passes the bytes through unchanged; calls `seen` with a frame's `id:` once the frame's blank line has passed. */
-export function eventIds(seen: (id: string) => void): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * The body's bytes, unchanged, in whole SSE frames; `seen` gets each frame's `id:` as the frame is passed on. When
+ * the connection is lost the body ends after the last whole frame: the client never reads half an event (which it
+ * would parse, or fail on, when the body ends), and the cursor is exactly the last event it read. The run's
+ * missing terminal event then tells the agent to resume. An abort stays an abort.
+ */
+export function wholeFrames(body: ReadableStream<Uint8Array>, seen: (id: string) => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
-  let partial = "";
-  let id: string | undefined;
-  const read = (text: string) => {
-    const lines = (partial + text).split("\n");
-    partial = lines.pop() ?? "";
-    for (const raw of lines) {
-      const field = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (field.startsWith("id:")) id = field.slice(field.startsWith("id: ") ? 4 : 3);
-      else if (field === "" && id !== undefined) {
-        seen(id);
-        id = undefined;
+  const encoder = new TextEncoder();
+  let pending = "";
+  return new ReadableStream({
+    async pull(controller) {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if ((error as Error)?.name === "AbortError") controller.error(error);
+          else controller.close();
+          return;
+        }
+        if (chunk.done) {
+          pending += decoder.decode();
+          if (pending !== "") controller.enqueue(encoder.encode(pending));
+          controller.close();
+          return;
+        }
+        pending += decoder.decode(chunk.value, { stream: true });
+        const end = pending.lastIndexOf("\n\n");
+        if (end < 0) continue;
+        const frames = pending.slice(0, end + 2);
+        pending = pending.slice(end + 2);
+        for (const frame of frames.split("\n\n")) {
+          const id = frame.split("\n").find((line) => line.startsWith("id:"));
+          if (id !== undefined) seen(id.slice(3).trim());
+        }
+        controller.enqueue(encoder.encode(frames));
+        return;
       }
-    }
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      read(decoder.decode(chunk, { stream: true }));
-      controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
     },
   });
 }
