@@ -11,6 +11,7 @@ export class ChatPanel {
   readonly root: HTMLElement;
   private readonly log: HTMLElement;
   private readonly error: HTMLElement;
+  private readonly status: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
@@ -20,6 +21,7 @@ export class ChatPanel {
   constructor(private readonly session: Session, suggestions: string[]) {
     this.log = h("div", { class: "log", attrs: { role: "log", "aria-live": "polite", "aria-label": "Conversation" } });
     this.error = h("div", { class: "error", attrs: { role: "alert" } });
+    this.status = h("p", { class: "run-status", attrs: { role: "status" } });
     this.input = h("textarea", {
       id: "composer-input",
       rows: 2,
@@ -27,7 +29,7 @@ export class ChatPanel {
       on: { keydown: (e) => this.onKey(e as KeyboardEvent) },
     });
     this.sendButton = h("button", { type: "submit", class: "primary" }, "Send");
-    this.stopButton = h("button", { type: "button", on: { click: () => session.stop() } }, "Stop");
+    this.stopButton = h("button", { type: "button", on: { click: () => void session.stop() } }, "Stop");
     this.suggestions = h(
       "div",
       { class: "suggestions", attrs: { "aria-label": "Suggestions" } },
@@ -47,6 +49,7 @@ export class ChatPanel {
       { class: "panel chat", attrs: { "aria-labelledby": "chat-heading" } },
       h("h2", { id: "chat-heading" }, "Conversation"),
       this.log,
+      this.status,
       this.error,
       this.suggestions,
       form,
@@ -70,10 +73,10 @@ export class ChatPanel {
     }
     let previous: Element | null = null;
     for (const message of visible) {
-      const key = JSON.stringify([message, toolResults(message, results), session.running]);
+      const key = JSON.stringify([message, toolResults(message, results), session.running, rejectedCalls(message, session)]);
       let entry = this.rendered.get(message.id);
       if (!entry || entry.key !== key) {
-        const el = renderMessage(message, results, session.running);
+        const el = renderMessage(message, results, session);
         entry?.el.replaceWith(el);
         entry = { key, el };
         this.rendered.set(message.id, entry);
@@ -93,8 +96,11 @@ export class ChatPanel {
     this.root.dataset.runs = String(session.finishedRuns);
     fill(this.error, session.error && h("p", {}, h("strong", {}, "Error: "), session.error));
     this.error.hidden = session.error === undefined;
+    this.status.textContent = session.stopped ? "Stopped." : "";
+    this.status.hidden = !session.stopped;
     this.sendButton.disabled = session.running;
     this.stopButton.hidden = !session.running;
+    this.stopButton.disabled = session.stopping;
     for (const chip of this.suggestions.querySelectorAll("button")) chip.disabled = session.running;
   }
 
@@ -120,7 +126,11 @@ function toolResults(message: Message, results: Map<string, string>): (string | 
   return message.role === "assistant" ? (message.toolCalls ?? []).map((c) => results.get(c.id)) : [];
 }
 
-function renderMessage(message: Message, results: Map<string, string>, running: boolean): HTMLElement {
+function rejectedCalls(message: Message, session: Session): string[] {
+  return message.role === "assistant" ? (message.toolCalls ?? []).map((c) => c.id).filter((id) => session.isRejected(id)) : [];
+}
+
+function renderMessage(message: Message, results: Map<string, string>, session: Session): HTMLElement {
   const text = typeof message.content === "string" ? message.content : "";
   if (message.role === "user") {
     return h("article", { class: "msg user", attrs: { "aria-label": "Your message" } }, h("p", {}, text));
@@ -129,13 +139,15 @@ function renderMessage(message: Message, results: Map<string, string>, running: 
   return h(
     "article",
     { class: "msg assistant", attrs: { "aria-label": "Agent's message" } },
-    ...calls.map((call) => renderToolCall(call, results.get(call.id), running)),
+    ...calls.map((call) => renderToolCall(call, results.get(call.id), session)),
     text && h("p", {}, text),
   );
 }
 
-function renderToolCall(call: ToolCall, result: string | undefined, running: boolean): HTMLElement {
-  const status = result !== undefined ? "done" : running ? "running…" : "waiting";
+/** A call's status: a rejected proposal has a result too (what the agent was told), but it did not happen. */
+function renderToolCall(call: ToolCall, result: string | undefined, session: Session): HTMLElement {
+  const answered = result === undefined ? undefined : session.isRejected(call.id) ? "rejected" : "done";
+  const status = answered ?? (session.running ? "running…" : "waiting");
   return h(
     "details",
     { class: "tool-call", attrs: { "data-tool": call.function.name } },
@@ -144,7 +156,7 @@ function renderToolCall(call: ToolCall, result: string | undefined, running: boo
       {},
       h("span", { attrs: { "aria-hidden": "true" } }, "🔧 "),
       h("code", {}, call.function.name),
-      h("span", { class: `tool-status ${result !== undefined ? "done" : ""}` }, ` ${status}`),
+      h("span", { class: `tool-status ${answered ?? ""}` }, ` ${status}`),
     ),
     h("div", { class: "tool-label" }, "Arguments"),
     h("pre", {}, call.function.arguments || "…"),

@@ -47,20 +47,25 @@ async function main(): Promise<void> {
   window.addEventListener("popstate", () => void show());
 }
 
-/** Shows the thread the URL names (?agent=…&thread=…), starting a new one when it names none. */
+/**
+ * Shows the thread the URL names (?agent=…&thread=…), starting a new one when it names none, and follows the run
+ * that may be going on in it (a reload mid-run). An agent the server does not have is said so, not replaced.
+ */
 async function show(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const fallback = agents.agents.find((a) => a.isDefault)?.name ?? agents.agents[0]?.name ?? "chat";
   const wanted = params.get("agent") ?? fallback;
   const threadId = params.get("thread");
-  current?.stop();
-  if (threadId) {
-    current = await Session.open(threadId, wanted);
-  } else {
-    current = new Session(wanted, newId());
+  current?.detach();
+  current = threadId ? await Session.open(threadId, wanted) : new Session(wanted, newId());
+  const session = current;
+  if (!agents.agents.some((a) => a.name === session.agentName)) {
+    renderUnknownAgent(session.agentName);
+    return;
   }
-  history.replaceState(null, "", threadUrl(current.agentName, current.threadId));
-  render(current);
+  history.replaceState(null, "", threadUrl(session.agentName, session.threadId));
+  render(session);
+  if (session.mayBeLive) void session.join();
 }
 
 function threadUrl(agent: string, threadId: string): string {
@@ -70,6 +75,27 @@ function threadUrl(agent: string, threadId: string): string {
 function startThread(agent: string): void {
   history.pushState(null, "", `?${new URLSearchParams({ agent })}`);
   void show();
+}
+
+/** The URL names an agent the server does not have: say so, and offer the ones it has. */
+function renderUnknownAgent(name: string): void {
+  fill(
+    app,
+    h("header", { class: "topbar" }, h("h1", {}, "AG-UI shared state")),
+    h(
+      "section",
+      { class: "panel unknown-agent" },
+      h("p", { class: "error", attrs: { role: "alert" } }, `There is no agent named '${name}' on this server.`),
+      h("p", {}, "Start a thread with one of its agents:"),
+      h(
+        "ul",
+        {},
+        ...agents.agents.map((a) =>
+          h("li", {}, h("a", { href: `?${new URLSearchParams({ agent: a.name })}` }, a.name), ` — ${a.description}`),
+        ),
+      ),
+    ),
+  );
 }
 
 function render(session: Session): void {

@@ -1,5 +1,6 @@
-import { HttpAgent, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
+import { type AgentSubscriber, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
 import { newId } from "./dom";
+import { ReconnectingAgent } from "./reconnecting-agent";
 
 /** What GET /threads/{id} answers: the stored thread, ready to go back into a client. */
 interface ThreadView {
@@ -10,31 +11,41 @@ interface ThreadView {
 }
 
 /**
- * One conversation with one agent: the @ag-ui/client HttpAgent that holds its messages and state, plus what the
- * page shows around it (running, the last error, a notice after a decision). Views read it and re-render on
- * every change; they never parse the stream themselves.
+ * One conversation with one agent: the {@link ReconnectingAgent} that holds its messages and state, plus what the
+ * page shows around it (running, the last error, a notice after a decision, a stopped run). Views read it and
+ * re-render on every change; they never parse the stream themselves.
  */
 export class Session {
-  readonly agent: HttpAgent;
+  readonly agent: ReconnectingAgent;
   running = false;
-  /** Runs that have ended, however they ended (the page shows it as data-runs, for tests and tools). */
+  /** Runs that have ended, however they ended, joined ones too (the page shows it as data-runs, for tests). */
   finishedRuns = 0;
   error: string | undefined;
   notice: string | undefined;
+  /** The last run ended because someone pressed Stop (here or on another page of the thread). */
+  stopped = false;
+  /** A stop request is on its way. */
+  stopping = false;
+  /** Whether the thread may have a run going on that this page did not start (see {@link open}). */
+  readonly mayBeLive: boolean;
+  private readonly rejected: Set<string>;
   private readonly listeners = new Set<() => void>();
 
   constructor(
     readonly agentName: string,
     threadId: string,
     stored: ThreadView = {},
+    mayBeLive = false,
   ) {
-    this.agent = new HttpAgent({
+    this.agent = new ReconnectingAgent({
       url: `/agui/${encodeURIComponent(agentName)}`,
       threadId,
       initialMessages: stored.messages ?? [],
       initialState: stored.state ?? {},
     });
     this.agent.pendingInterrupts = stored.pendingInterrupts ?? [];
+    this.mayBeLive = mayBeLive;
+    this.rejected = new Set(JSON.parse(sessionStorage.getItem(rejectedKey(threadId)) ?? "[]") as string[]);
     this.agent.subscribe({
       onMessagesChanged: () => this.changed(),
       onStateChanged: () => this.changed(),
@@ -43,14 +54,17 @@ export class Session {
 
   /**
    * The session of a thread the server may already know (a reload, a shared link): its agent, messages and state
-   * come from GET /threads/{id}; an unknown thread starts empty with the agent asked for.
+   * come from GET /threads/{id}; an unknown thread starts empty with the agent asked for. The thread may have a
+   * run going on (the page was reloaded mid-run, or another page started one; a first run may not have stored
+   * the thread yet) unless it waits for the user's decision: then {@link join} follows it.
    */
   static async open(threadId: string, agentName: string): Promise<Session> {
     const response = await fetch(`/threads/${encodeURIComponent(threadId)}`, { headers: { Accept: "application/json" } });
-    if (response.status === 404) return new Session(agentName, threadId);
+    if (response.status === 404) return new Session(agentName, threadId, {}, true);
     if (!response.ok) throw new Error(`GET /threads/${threadId}: HTTP ${response.status} ${await response.text()}`);
     const stored = (await response.json()) as ThreadView;
-    return new Session(stored.agent ?? agentName, threadId, stored);
+    const waiting = (stored.pendingInterrupts ?? []).length > 0;
+    return new Session(stored.agent ?? agentName, threadId, stored, !waiting);
   }
 
   get threadId(): string {
@@ -79,6 +93,11 @@ export class Session {
     this.agent.setState(state);
   }
 
+  /** Whether the user rejected (or declined, by writing on) the proposal that this tool call made. */
+  isRejected(toolCallId: string): boolean {
+    return this.rejected.has(toolCallId);
+  }
+
   /**
    * Sends a user message. Open interrupts must be answered by every run (the client refuses otherwise), so a new
    * message declines them ("cancelled"): the user moved on instead of deciding.
@@ -87,7 +106,8 @@ export class Session {
     if (this.running || text.trim() === "") return;
     this.agent.addMessage({ id: newId(), role: "user", content: text.trim() });
     const resume = this.pendingInterrupts.map((i): ResumeEntry => ({ interruptId: i.id, status: "cancelled" }));
-    await this.run(resume);
+    this.remember(false);
+    await this.follow(() => this.agent.runAgent(resume.length > 0 ? { resume } : {}, this.outcomes()));
   }
 
   /** Answers the open interrupts: approve or reject what the agent proposed. */
@@ -96,33 +116,80 @@ export class Session {
     const resume = this.pendingInterrupts.map(
       (i): ResumeEntry => ({ interruptId: i.id, status: "resolved", payload: { approved } }),
     );
-    await this.run(resume, approved ? "You approved the change." : "You rejected the change: the previous version is back.");
+    this.remember(approved);
+    await this.follow(
+      () => this.agent.runAgent({ resume }, this.outcomes()),
+      approved ? "You approved the change." : "You rejected the change: the previous version is back.",
+    );
   }
 
-  stop(): void {
+  /**
+   * Follows the thread's live run, if any, from where it is (the server restates the thread when none is live).
+   * What happened before the page loaded comes from the server's join prelude; nothing is sent but the thread id.
+   */
+  async join(): Promise<void> {
+    if (this.running) return;
+    await this.follow(() => this.agent.connectAgent({}, this.outcomes()));
+  }
+
+  /** The Stop button: the server ends the run, and the stream this page follows ends "cancelled". */
+  async stop(): Promise<void> {
+    if (!this.running || this.stopping) return;
+    this.stopping = true;
+    this.changed();
+    try {
+      await this.agent.stop();
+    } catch (error) {
+      this.error = `Could not stop the run: ${describe(error)}`;
+    } finally {
+      this.stopping = false;
+      this.changed();
+    }
+  }
+
+  /** Leaves the thread (another thread is shown): this page stops following; the run, if any, goes on. */
+  detach(): void {
     if (this.running) this.agent.abortRun();
   }
 
-  /** One run; `outcome` is the notice shown when it succeeds. */
-  private async run(resume: ResumeEntry[], outcome?: string): Promise<void> {
+  /** What the page shows of how a run ended. */
+  private outcomes(): AgentSubscriber {
+    return {
+      onRunFinishedEvent: ({ outcome }) => {
+        this.stopped = outcome === "cancelled";
+      },
+      onRunErrorEvent: ({ event }) => {
+        this.error = `${event.message}${event.code ? ` (${event.code})` : ""}`;
+      },
+      onRunFailed: ({ error }) => {
+        this.error = describe(error);
+      },
+    };
+  }
+
+  /** The calls the open interrupts ask about, once rejected, stay marked so in this tab (a reload too). */
+  private remember(approved: boolean): void {
+    if (approved || this.pendingInterrupts.length === 0) return;
+    for (const interrupt of this.pendingInterrupts) {
+      if (interrupt.toolCallId) this.rejected.add(interrupt.toolCallId);
+    }
+    sessionStorage.setItem(rejectedKey(this.threadId), JSON.stringify([...this.rejected]));
+  }
+
+  /** One run, started or joined; `outcome` is the notice shown when it succeeds. */
+  private async follow(start: () => Promise<unknown>, outcome?: string): Promise<void> {
     this.running = true;
     this.error = undefined;
     this.notice = undefined;
+    this.stopped = false;
     this.changed();
     try {
-      await this.agent.runAgent(resume.length > 0 ? { resume } : {}, {
-        onRunErrorEvent: ({ event }) => {
-          this.error = event.code === "abort" ? "Stopped." : `${event.message}${event.code ? ` (${event.code})` : ""}`;
-        },
-        onRunFailed: ({ error }) => {
-          this.error = describe(error);
-        },
-      });
+      await start();
     } catch (error) {
       this.error ??= describe(error);
     } finally {
       this.running = false;
-      if (this.error === undefined) this.notice = outcome;
+      if (this.error === undefined && !this.stopped) this.notice = outcome;
       this.finishedRuns++;
       this.changed();
     }
@@ -144,4 +211,8 @@ function describe(error: unknown): string {
     return error.message;
   }
   return String(error);
+}
+
+function rejectedKey(threadId: string): string {
+  return `agui-rejected:${threadId}`;
 }

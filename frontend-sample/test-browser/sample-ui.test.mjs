@@ -6,6 +6,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { HttpAgent } from "@ag-ui/client";
 import { SERVER_URL, openAgent, runAndWait, send, shownError, withPage } from "./browser.mjs";
 
 const TIMEOUT = { timeout: 90_000 };
@@ -149,6 +151,12 @@ test("rejecting the agent's document brings the previous text back", TIMEOUT, ()
     assert.ok(await page.getByText("You rejected the change").isVisible(), "the page says what happened");
     assert.equal(await reject.count(), 0, "nothing left to decide");
     assert.equal((await threadOnServer(page)).state.document, draft, "the server kept the previous text");
+    const status = page.locator("details[data-tool='write_document'] .tool-status");
+    assert.equal((await status.innerText()).trim(), "rejected", "the rejected proposal is not shown as done");
+
+    await page.reload();
+    await page.locator("section.chat[data-runs='1']").waitFor();
+    assert.equal((await status.innerText()).trim(), "rejected", "still rejected after a reload");
   }));
 
 test("the task steps flip to completed one by one until all are done", TIMEOUT, () =>
@@ -176,7 +184,8 @@ test("a reload shows the same thread: conversation and state come back from the 
     assert.ok(new URL(url).searchParams.get("thread"), "the thread id is in the URL");
 
     await page.reload();
-    await page.locator("section.chat[data-runs='0']").waitFor();
+    // The page joins the thread; nothing runs, so the server restates it in a run that ends at once.
+    await page.locator("section.chat[data-runs='1']").waitFor();
     assert.equal(page.url(), url);
     assert.equal(await page.getByLabel("Agent", { exact: true }).inputValue(), "recipe");
     await page.getByLabel("Recipe title").waitFor();
@@ -193,12 +202,132 @@ test("a reload shows the same thread: conversation and state come back from the 
     assert.equal(await page.getByLabel("Recipe title").inputValue(), "");
   }));
 
+/** The thread the page shows, from its URL. */
+const threadOf = (page) => new URL(page.url()).searchParams.get("thread");
+
+/** The text of the last answer in the conversation. */
+const lastAnswer = (page) => page.locator("section.chat article.msg.assistant").last().innerText();
+
+/** Sends a message without waiting for the run to end. */
+async function start(page, text) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+/** Waits until the last answer has at least `words` words: the run is going on. */
+async function answerHasWords(page, words) {
+  await page.waitForFunction((words) => {
+    const answers = document.querySelectorAll("section.chat article.msg.assistant");
+    return (answers[answers.length - 1]?.innerText.trim().split(/\s+/).length ?? 0) >= words;
+  }, words, { timeout: 20_000 });
+}
+
+/** The answer the demo model gives `text` on a fresh thread of `agent`, read by the official client, uninterrupted. */
+async function uninterruptedAnswer(agent, text) {
+  const client = new HttpAgent({ url: `${SERVER_URL}/agui/${agent}`, threadId: randomUUID() });
+  client.addMessage({ id: randomUUID(), role: "user", content: text });
+  await client.runAgent();
+  return client.messages.at(-1).content;
+}
+
+const STORY = "Tell me a long story";
+
+test("a reload mid-run joins the run: it goes on on screen and ends as it would have without the reload", TIMEOUT, () =>
+  withPage("reload-mid-run", async (page) => {
+    const expected = await uninterruptedAnswer("chat", STORY);
+    await openAgent(page, "chat");
+    await start(page, STORY);
+    await answerHasWords(page, 8);
+    const before = await lastAnswer(page);
+    const url = page.url();
+
+    // After the reload, every distinct text of the answer is recorded as the page draws it.
+    await page.addInitScript(() => {
+      window.__answers = [];
+      new MutationObserver(() => {
+        const answers = document.querySelectorAll("section.chat article.msg.assistant");
+        const text = answers[answers.length - 1]?.innerText;
+        if (text !== undefined && window.__answers.at(-1) !== text) window.__answers.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.reload();
+    await page.locator("section.chat[data-runs='1']").waitFor({ timeout: 30_000 });
+
+    assert.equal(page.url(), url, "the same thread");
+    assert.equal(await shownError(page), "");
+    const after = await lastAnswer(page);
+    assert.equal(after, expected, "the answer ends as an uninterrupted run's does");
+    const seen = await page.evaluate(() => window.__answers);
+    const growing = seen.filter((t) => t.length > before.length && t.length < expected.length);
+    assert.ok(growing.length >= 3,
+      `the page showed the answer growing after the reload (saw ${seen.length} texts, ${growing.length} in between)`);
+    assert.ok(seen.every((t) => expected.startsWith(t)), "every text shown was a beginning of the answer");
+    const stored = await threadOnServer(page);
+    assert.equal(stored.messages.at(-1).content, expected, "the server kept the whole answer");
+  }));
+
+test("Stop ends the run on the server and the page says stopped, not an error", TIMEOUT, () =>
+  withPage("stop", async (page) => {
+    await openAgent(page, "chat");
+    const stops = [];
+    page.on("response", (r) => {
+      if (new URL(r.url()).pathname === `/agui/chat/stop/${threadOf(page)}`) stops.push(r);
+    });
+    await runAndWait(page, async () => {
+      await start(page, STORY);
+      await answerHasWords(page, 8);
+      await page.getByRole("button", { name: "Stop" }).click();
+    });
+
+    assert.equal(stops.length, 1, "the page asked the server to stop");
+    assert.deepEqual(await stops[0].json(), { stopped: true });
+    assert.equal(await shownError(page), "", "a stopped run is not an error");
+    assert.equal(await page.getByRole("alert").count(), 0);
+    assert.equal((await page.getByRole("status").filter({ hasText: "Stopped." }).innerText()).trim(), "Stopped.");
+    assert.ok(await page.getByRole("button", { name: "Stop" }).isHidden(), "nothing left to stop");
+    const full = await uninterruptedAnswer("chat", STORY);
+    assert.ok((await lastAnswer(page)).length < full.length, "the story was cut");
+
+    // The thread is free again at once: the next message runs.
+    await send(page, "Hello there");
+    assert.equal(await shownError(page), "");
+    assert.ok(await page.getByRole("status").filter({ hasText: "Stopped." }).isHidden(), "the notice is gone");
+  }));
+
 test("a failed run is shown as an error in the conversation", TIMEOUT, () =>
   withPage("error", async (page) => {
-    await openAgent(page, "no-such-agent");
-    await send(page, "Hello?");
+    await openAgent(page, "chat");
+    // Another client's run holds the thread: the page's run is refused (409 thread_busy).
+    const other = new AbortController();
+    const running = await fetch(`${SERVER_URL}/agui/chat`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify({
+        threadId: threadOf(page), runId: randomUUID(), state: {}, tools: [], context: [], forwardedProps: {},
+        messages: [{ id: randomUUID(), role: "user", content: STORY }],
+      }),
+      signal: other.signal,
+    });
+    assert.equal(running.status, 200);
+    try {
+      await send(page, "Hello?");
+    } finally {
+      other.abort();
+    }
     const error = await shownError(page);
-    assert.match(error, /no agent named 'no-such-agent'/);
-    assert.match(error, /unknown_agent/);
+    assert.match(error, /thread_busy/);
     assert.ok(await page.getByRole("alert").isVisible());
-  }, { allowConsole: /status of 404|^Agent execution failed: Error: HTTP 404/ }));
+  }, { allowConsole: /status of 409|^Agent execution failed: Error: HTTP 409/ }));
+
+test("?agent= naming an agent the server does not have says so", TIMEOUT, () =>
+  withPage("unknown-agent", async (page) => {
+    await page.goto(`${SERVER_URL}/?agent=no-such-agent`);
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /no agent named 'no-such-agent'/);
+    assert.equal(await page.getByLabel("Agent", { exact: true }).count(), 0, "no picker pretending to be another agent");
+    assert.equal(await page.getByRole("textbox", { name: "Message" }).count(), 0, "nothing to send to");
+    await page.getByRole("link", { name: "recipe" }).click();
+    await page.locator("section.chat[data-runs='0']").waitFor();
+    assert.equal(await page.getByLabel("Agent", { exact: true }).inputValue(), "recipe");
+  }));

@@ -19,6 +19,7 @@
 import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { HttpAgent } from "@ag-ui/client";
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
@@ -510,4 +511,158 @@ test("confirmation, confirm_changes form: the client answers the tool call in th
   assertCleanRun(second);
   assert.equal(agent.state.document, proposal);
   assert.ok(documentResult(agent), "the write_document call has its result");
+});
+
+// ---- runs that outlive their connection (docs/reconnect.md) --------------------------------------------------
+
+const STORY = "Tell me a long story";
+
+/** The story on a fresh chat thread, read by the official client without interruption. */
+async function uninterruptedStory() {
+  const agent = newAgent();
+  addUserMessage(agent, STORY);
+  assertCleanRun(await runAndRecord(agent));
+  return agent.messages.at(-1).content;
+}
+
+/** Starts the story on a new chat thread, going on without its connection; resolves once text is streaming. */
+async function startStory() {
+  const agent = newAgent();
+  addUserMessage(agent, STORY);
+  let streaming;
+  const started = new Promise((resolve) => (streaming = resolve));
+  const done = runAndRecord(agent, { forwardedProps: { onDisconnect: "continue" } }, {
+    onEvent: (event) => event.type === "TEXT_MESSAGE_CONTENT" && streaming(),
+  });
+  await started;
+  return { agent, done };
+}
+
+/** The SSE frames of a response as {id, event}. */
+async function frames(response) {
+  const text = await response.text();
+  return text.split("\n\n").filter((f) => f.trim() !== "").map((frame) => {
+    const lines = frame.split("\n");
+    const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
+    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+    return { id, event: JSON.parse(data) };
+  });
+}
+
+test("every frame of a run carries id: <runId>:<seq>, 1, 2, … in order", TIMEOUT, async () => {
+  const runId = randomUUID();
+  const response = await fetch(CHAT_URL, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify({ threadId: randomUUID(), runId, state: {}, tools: [], context: [], forwardedProps: {},
+      messages: [{ id: randomUUID(), role: "user", content: "Hello there" }] }),
+  });
+  const all = await frames(response);
+  assert.ok(all.length >= 4, `a few frames: ${all.length}`);
+  assert.deepEqual(all.map((f) => f.id), all.map((_, i) => `${runId}:${i + 1}`));
+  assert.equal(all.at(-1).event.type, "RUN_FINISHED");
+  // The client reading the same kind of run stays quiet: every test above reads frames with ids.
+});
+
+test("join without a cursor: a plain HttpAgent on /connect follows the live run to its end", TIMEOUT, async () => {
+  const { agent: starter, done } = await startStory();
+  const joiner = new HttpAgent({ url: `${SERVER_URL}/agui/chat/connect`, threadId: starter.threadId });
+  const joined = await runAndRecord(joiner);
+  const started = await done;
+
+  assertCleanRun(started);
+  assert.equal(joined.error, undefined, `runAgent rejected: ${joined.error?.stack ?? joined.error}`);
+  assert.deepEqual(joined.failures.map(String), [], "onRunFailed was called");
+  assert.deepEqual(joined.console, [], "the client printed console.warn/console.error");
+  assert.deepEqual(ofType(joined, "RUN_ERROR"), [], "RUN_ERROR received");
+  assert.equal(joined.events[0].type, "RUN_STARTED");
+  assert.equal(joined.events[0].runId, started.runId, "the prelude starts the live run");
+  assert.equal(ofType(joined, "MESSAGES_SNAPSHOT").length, 1, "the prelude restates what is complete");
+  const story = started.events.find((e) => e.type === "TEXT_MESSAGE_START").messageId;
+  const reopened = indexOfType(joined, "TEXT_MESSAGE_START");
+  assert.equal(joined.events[reopened].messageId, story, "the open message is re-opened");
+  assert.equal(joined.events.at(-1).type, "RUN_FINISHED");
+  assert.deepEqual(
+    joiner.messages.map((m) => [m.id, m.role, m.content]),
+    starter.messages.map((m) => [m.id, m.role, m.content]),
+    "the joiner ends with what the starter has",
+  );
+});
+
+test("Stop: the run ends RUN_FINISHED cancelled, which the client accepts quietly", TIMEOUT, async () => {
+  const { agent, done } = await startStory();
+  const response = await fetch(`${SERVER_URL}/agui/chat/stop/${agent.threadId}`, { method: "POST" });
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { stopped: true });
+  const rec = await done;
+
+  assert.equal(rec.error, undefined, `runAgent rejected: ${rec.error?.stack ?? rec.error}`);
+  assert.deepEqual(rec.failures.map(String), [], "onRunFailed was called");
+  assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
+  assert.deepEqual(ofType(rec, "RUN_ERROR"), []);
+  assert.deepEqual(rec.events.at(-1).outcome, { type: "cancelled" });
+  assert.equal(rec.finished?.outcome, "cancelled");
+  const again = await fetch(`${SERVER_URL}/agui/chat/stop/${agent.threadId}`, { method: "POST" });
+  assert.deepEqual(await again.json(), { stopped: false }, "nothing is live any more");
+});
+
+/** The sample UI's ReconnectingAgent (TypeScript), compiled for Node next to the packages it imports. */
+async function reconnectingAgent() {
+  const { transformWithEsbuild } = await import("vite");
+  const source = new URL("../src/reconnecting-agent.ts", import.meta.url);
+  const { code } = await transformWithEsbuild(await readFile(source, "utf8"), "reconnecting-agent.ts", { format: "esm" });
+  const built = new URL("../node_modules/.cache/agui-test/reconnecting-agent.mjs", import.meta.url);
+  await mkdir(new URL(".", built), { recursive: true });
+  await writeFile(built, code);
+  return (await import(built.href)).ReconnectingAgent;
+}
+
+/**
+ * A fetch whose first run response is cut after `bytes` bytes, as a dropped network cuts it (mid-frame); it
+ * records every request's path and Last-Event-ID.
+ */
+function droppingFetch(bytes) {
+  const requests = [];
+  let dropped = false;
+  const dropping = async (url, init) => {
+    requests.push({ path: new URL(url).pathname, cursor: new Headers(init.headers).get("Last-Event-ID") });
+    const response = await fetch(url, init);
+    if (dropped || !response.ok) return response;
+    dropped = true;
+    const reader = response.body.getReader();
+    let passed = 0;
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        if (passed + value.length < bytes) {
+          passed += value.length;
+          return controller.enqueue(value);
+        }
+        controller.enqueue(value.subarray(0, bytes - passed));
+        await reader.cancel();
+        controller.error(new TypeError("network error"));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  return { fetch: dropping, requests };
+}
+
+test("a network drop mid-run: ReconnectingAgent resumes from its cursor and ends as an uninterrupted run", TIMEOUT, async () => {
+  const ReconnectingAgent = await reconnectingAgent();
+  const expected = await uninterruptedStory();
+  const { fetch: dropping, requests } = droppingFetch(2500);
+  const agent = new ReconnectingAgent({ url: `${SERVER_URL}/agui/chat`, threadId: randomUUID(), fetch: dropping });
+  addUserMessage(agent, STORY);
+  const rec = await runAndRecord(agent);
+
+  assertCleanRun(rec);
+  assert.deepEqual(requests.map((r) => r.path), ["/agui/chat", "/agui/chat/connect"], "one run, one resume");
+  assert.match(requests[1].cursor, new RegExp(`^${rec.runId}:\\d+$`), "the resume sends the last id read");
+  const [text] = textMessages(rec);
+  assert.equal(text.text, expected, "every piece of the answer once, in order");
+  assert.equal(agent.messages.at(-1).content, expected);
+  const stored = await (await fetch(`${SERVER_URL}/threads/${agent.threadId}`)).json();
+  assert.equal(stored.messages.at(-1).content, expected, "the run went on while the client was away");
 });
