@@ -22,14 +22,11 @@ import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.BackPressureStrategy;
-import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
@@ -54,6 +51,10 @@ public class RunConnections {
     private static final Logger LOG = Logger.getLogger(RunConnections.class);
     /** The most log entries a join prelude reads; a run's log holds no more than its cap anyway. */
     private static final int PRELUDE_MAX = 1_000_000;
+    /** Stands for the end of a run that was lost: no replica holds it and its log has no terminal event. */
+    private static final LoggedEvent LOST = new LoggedEvent(-1, "");
+    /** Follows a run's terminal event: what ends a connection's stream after that event. */
+    private static final LoggedEvent END = new LoggedEvent(-2, "");
 
     private final ThreadStore store;
     private final RunEventLog log;
@@ -146,76 +147,41 @@ public class RunConnections {
     }
 
     /**
-     * The events of a live run after {@code after}, to its terminal event. A client further behind than its
-     * {@link FollowWindow} is disconnected ({@link FellBehind}); a run no replica holds
-     * any more ends with what its log holds, or {@code RUN_ERROR run_lost}.
+     * The events of a live run after {@code after}, to its terminal event, read from the run's log as fast as the
+     * client takes them: a slow client only reads the log later. A run no replica holds any more (checked every
+     * {@code agui.store.lock-ttl}) ends with what its log holds, or {@code RUN_ERROR run_lost}.
      */
     private Multi<byte[]> tail(RunLock run, long after) {
         AtomicLong seen = new AtomicLong(after);
-        AtomicLong taken = new AtomicLong(after);
-        AtomicLong sentBytes = new AtomicLong();
-        AtomicLong takenBytes = new AtomicLong();
-        FollowWindow window = FollowWindow.of(config);
-        return Multi.createFrom().<byte[]>emitter(emitter -> {
-            AtomicBoolean done = new AtomicBoolean();
-            Cancellable following = log.follow(run.token(), after).subscribe().with(entry -> {
-                if (done.get() || entry.seq() <= seen.get()) {
-                    return;
-                }
-                seen.set(entry.seq());
-                byte[] frame = frame(run.runId(), entry);
-                if (window.exceeded(entry.seq() - taken.get(), sentBytes.addAndGet(frame.length) - takenBytes.get())) {
-                    done.set(true);
-                    emitter.fail(new FellBehind());
-                    return;
-                }
-                emitter.emit(frame);
-                if (terminal(entry) && done.compareAndSet(false, true)) {
-                    emitter.complete();
-                }
-            }, failure -> {
-                if (done.compareAndSet(false, true)) {
+        Multi<LoggedEvent> logged = log.follow(run.token(), after);
+        Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
+                .onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.threadId())
+                        .onFailure().recoverWithItem(Optional.empty()))
+                .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
+                .select().first()
+                .onItem().transformToMultiAndConcatenate(gone -> log.read(run.token(), seen.get(), PRELUDE_MAX)
+                        .onItem().transformToMulti(rest -> Multi.createBy().concatenating().streams(
+                                Multi.createFrom().iterable(rest), Multi.createFrom().item(LOST))));
+        return Multi.createBy().merging().streams(logged, whenLost)
+                .select().where(entry -> entry == LOST || seen.getAndAccumulate(entry.seq(), Math::max) < entry.seq())
+                .onItem().transformToIterable(entry -> terminal(entry) ? List.of(entry, END) : List.of(entry))
+                .select().first(entry -> entry != END)
+                .onItem().transform(entry -> {
+                    if (entry != LOST) {
+                        return frame(run.runId(), entry);
+                    }
+                    LOG.warnf("threadId=%s runId=%s: the run's replica no longer holds it, and its log has no end: "
+                            + "the run was lost", run.threadId(), run.runId());
+                    return SseFrames.frame(lost());
+                })
+                .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("threadId=%s runId=%s: following the run's log failed: %s", run.threadId(),
                             run.runId(), failure.toString());
-                    emitter.emit(SseFrames.frame(new AgUiEvent.RunError(
+                    return SseFrames.frame(new AgUiEvent.RunError(
                             "The server lost track of the run; reconnect to see where it is.", "store_unavailable",
-                            null)));
-                    emitter.complete();
-                }
-            });
-            Cancellable watching = Multi.createFrom().ticks().every(storeConfig.lockTtl())
-                    .onOverflow().drop()
-                    .onItem().transformToUniAndConcatenate(tick -> store.claim(run.threadId())
-                            .onFailure().recoverWithItem(Optional.empty()))
-                    .filter(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
-                    .select().first()
-                    .onItem().transformToUniAndConcatenate(gone -> log.read(run.token(), seen.get(), PRELUDE_MAX))
-                    .subscribe().with(rest -> {
-                        if (done.get()) {
-                            return;
-                        }
-                        for (LoggedEvent entry : rest) {
-                            emitter.emit(frame(run.runId(), entry));
-                            if (terminal(entry)) {
-                                done.set(true);
-                                emitter.complete();
-                                return;
-                            }
-                        }
-                        done.set(true);
-                        LOG.warnf("threadId=%s runId=%s: the run's replica no longer holds it, and its log has no "
-                                + "end: the run was lost", run.threadId(), run.runId());
-                        emitter.emit(SseFrames.frame(lost()));
-                        emitter.complete();
-                    }, failure -> { });
-            emitter.onTermination(() -> {
-                following.cancel();
-                watching.cancel();
-            });
-        }, BackPressureStrategy.BUFFER).onItem().invoke(frame -> {
-            taken.incrementAndGet();
-            takenBytes.addAndGet(frame.length);
-        });
+                            null));
+                });
     }
 
     /** The rest of a run that ended, after the cursor, if its log still holds it whole. */
@@ -276,6 +242,6 @@ public class RunConnections {
 
     /** Whether a logged event ends its run; the log's JSON always starts with its type. */
     private static boolean terminal(LoggedEvent entry) {
-        return entry.json().startsWith("{\"type\":\"RUN_FINISHED\"") || entry.json().startsWith("{\"type\":\"RUN_ERROR\"");
+        return entry == LOST || entry.json().startsWith("{\"type\":\"RUN_FINISHED\"") || entry.json().startsWith("{\"type\":\"RUN_ERROR\"");
     }
 }

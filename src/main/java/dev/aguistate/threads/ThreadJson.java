@@ -1,6 +1,8 @@
 package dev.aguistate.threads;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,7 +20,20 @@ final class ThreadJson {
 
     /** The list type is spelled out because a bare {@code List} would lose each message's {@code role}. */
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
-    private static final ObjectReader MESSAGES_READER = AgUiJson.mapper().readerFor(MESSAGES);
+    /**
+     * Stored JSON is the server's own, and a thread is bounded by {@code agui.store.max-thread-bytes}: it is read
+     * without Jackson's 20-million-character string limit, which a single long answer in a large thread exceeds
+     * (the thread would be stored and then never load again).
+     */
+    private static final ObjectMapper STORED = storedMapper();
+    private static final ObjectReader MESSAGES_READER = STORED.readerFor(MESSAGES);
+
+    private static ObjectMapper storedMapper() {
+        ObjectMapper mapper = AgUiJson.mapper().copy();
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxStringLength(Integer.MAX_VALUE).build());
+        return mapper;
+    }
 
     private ThreadJson() {}
 
@@ -49,14 +64,18 @@ final class ThreadJson {
             return ThreadMeta.EMPTY;
         }
         try {
-            return AgUiJson.mapper().readValue(json, ThreadMeta.class);
+            return STORED.readValue(json, ThreadMeta.class);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("stored thread metadata is not valid JSON", e);
         }
     }
 
     static ObjectNode state(String json) {
-        return (ObjectNode) AgUiJson.tree(json);
+        try {
+            return (ObjectNode) STORED.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored state is not JSON", e);
+        }
     }
 
     static List<Message> messages(String json) {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server through upstream faults: a run whose upstream is retrying or silent holds up no other run, a client
- * that stops reading pauses the upstream without being taken for a silent one, and what the model says in fields
- * of its own (refusal, reasoning) reaches the client.
+ * that stops reading holds up no run (it is disconnected and resumes from its cursor), and what the model says in
+ * fields of its own (refusal, reasoning) reaches the client.
  */
 @QuarkusTest
 @TestProfile(UpstreamFaultRunTest.LargeThreads.class)
@@ -79,8 +79,8 @@ class UpstreamFaultRunTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aClientThatStopsReadingPausesTheUpstreamAndIsNotAnIdleTimeout() {
-        // 32 MB of text: more than the buffers between the stub, the server and the client hold
+    void aClientThatStopsReadingIsDisconnectedWhileItsRunGoesOnAndResumesFromItsCursor() {
+        // 32 MB of text: far more than the follow window lets one connection have waiting
         List<String> deltas = new ArrayList<>();
         for (int i = 0; i < 4096; i++) {
             deltas.add(String.format("%08d", i) + "x".repeat(8184));
@@ -88,17 +88,36 @@ class UpstreamFaultRunTest extends StubbedLlmTestBase {
         stub.enqueue(StubResponse.stream().text(deltas.toArray(String[]::new)).build());
         RunRequests request = RunRequests.fresh().user("a long one");
 
-        try (SseClient.LiveStream slow = client.open("/agui", request.json())) {
-            slow.await("TEXT_MESSAGE_CONTENT");
-            // Deliberately bounded wait, twice the idle timeout of this profile, while the client reads nothing:
-            // the stub must not get its stream out, and the run must not end for want of upstream data.
-            assertFalse(stub.awaitCompletedStreams(1, Duration.ofSeconds(3)), "the upstream was not paused");
-
-            JsonNode end = slow.readUntil(e -> e.path("type").asText().startsWith("RUN_")
-                    && !"RUN_STARTED".equals(e.path("type").asText())).orElseThrow();
-            assertEquals("RUN_FINISHED", end.get("type").asText(), end.toString());
-            assertEquals(String.join("", deltas), text(slow.events()));
+        List<JsonNode> before;
+        String cursor;
+        try (SseClient.LiveStream stalled = client.open("/agui", request.json())) {
+            stalled.await("TEXT_MESSAGE_CONTENT");
+            // the run reads its model to the end while its client reads nothing: a slow client holds no run
+            assertTrue(stub.awaitCompletedStreams(1, Duration.ofSeconds(60)), "the upstream was read to its end");
+            try {
+                stalled.readToEnd(); // what reached it before it was disconnected
+            } catch (java.io.UncheckedIOException reset) {
+                // the server reset the connection: what was read before stays read
+            }
+            before = stalled.events();
+            List<String> ids = stalled.ids();
+            cursor = ids.get(ids.size() - 1);
         }
+        assertTrue(before.stream().noneMatch(e -> e.path("type").asText().equals("RUN_FINISHED")),
+                "disconnected before the end");
+
+        List<JsonNode> after;
+        try (SseClient.LiveStream resumed = client.open("/agui/chat/connect",
+                RunRequests.of(request.threadId(), "resume").json(), "Last-Event-ID", cursor)) {
+            assertEquals(200, resumed.status());
+            after = resumed.readToEnd();
+        }
+        List<JsonNode> whole = new ArrayList<>(before);
+        whole.addAll(after);
+        assertEquals("RUN_FINISHED", whole.get(whole.size() - 1).get("type").asText(),
+                "resumed after " + cursor + " with " + after.size() + " events, from "
+                        + (after.isEmpty() ? "-" : after.get(0).get("type").asText()));
+        assertEquals(String.join("", deltas), text(whole), "every piece once, in order");
     }
 
     @Test
