@@ -110,7 +110,7 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void aRunWhoseCommitFindsTheStoreSilentEndsWithRunErrorAndKeepsNothing() throws InterruptedException {
+    void aRunWhoseCheckpointFindsTheStoreSilentEndsWithRunErrorAndKeepsOnlyWhatWasKeptBefore() throws InterruptedException {
         GatedAgent.close();
         stub.enqueue(StubResponse.stream().toolCall("c1", GatedAgent.TOOL, "{}").build());
         stub.enqueue(StubResponse.stream().text("Through.").build());
@@ -131,7 +131,11 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
         proxy.cut(); // the commit the stall held never reaches the store
         proxy.pass();
         awaitReady();
-        given().get("/threads/" + request.threadId()).then().statusCode(404);
+        JsonNode thread = storedThread(request.threadId());
+        assertEquals(List.of("go through the gate"), thread.get("messages").findValuesAsText("content"),
+                "the starting checkpoint is kept; the round whose checkpoint the stall held is not");
+        assertEquals(request.runId(), thread.at("/activeRun/runId").asText(),
+                "the end could not be recorded either: the thread still names the run (a connect reports it lost)");
     }
 
     private static void assertStoreUnavailable(Response response) {
