@@ -108,8 +108,8 @@ public final class SseClient {
      * Opens a run and leaves its stream open: the test reads events when it wants them and decides when the
      * client goes away ({@link LiveStream#close()}), so it can act while the run is still in progress.
      */
-    public LiveStream open(String path, String body) {
-        return new LiveStream(send(path, body, HttpResponse.BodyHandlers.ofInputStream()));
+    public LiveStream open(String path, String body, String... headers) {
+        return new LiveStream(send(path, body, HttpResponse.BodyHandlers.ofInputStream(), headers));
     }
 
     /** {@code GET path}, for the non-streaming endpoints. */
@@ -118,12 +118,16 @@ public final class SseClient {
         return exchange(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
+    /** One SSE frame as received: its {@code id:} (null when it has none) and its {@code data:}. */
+    public record Frame(String id, String data) {}
+
     /** A run's stream that is read on demand; closing it closes the connection. */
     public static final class LiveStream implements AutoCloseable {
 
         private final HttpResponse<InputStream> response;
         private final BufferedReader reader;
         private final List<JsonNode> events = new ArrayList<>();
+        private final List<Frame> frames = new ArrayList<>();
 
         private LiveStream(HttpResponse<InputStream> response) {
             this.response = response;
@@ -138,10 +142,17 @@ public final class SseClient {
         public Optional<JsonNode> readUntil(Predicate<JsonNode> wanted) {
             try {
                 String line;
+                String id = null;
                 while ((line = reader.readLine()) != null) {
-                    if (line.startsWith("data:")) {
-                        JsonNode event = JSON.readTree(line.substring(line.startsWith("data: ") ? 6 : 5));
+                    if (line.isEmpty()) {
+                        id = null; // a blank line ends the frame
+                    } else if (line.startsWith("id:")) {
+                        id = line.substring(line.startsWith("id: ") ? 4 : 3);
+                    } else if (line.startsWith("data:")) {
+                        String data = line.substring(line.startsWith("data: ") ? 6 : 5);
+                        JsonNode event = JSON.readTree(data);
                         events.add(event);
+                        frames.add(new Frame(id, data));
                         if (wanted.test(event)) {
                             return Optional.of(event);
                         }
@@ -159,9 +170,20 @@ public final class SseClient {
                     new AssertionError("the stream ended without " + type + "; events: " + events));
         }
 
+        /** Reads to the end of the stream; returns every event read from it. */
+        public List<JsonNode> readToEnd() {
+            readUntil(event -> false);
+            return events();
+        }
+
         /** The events read so far. */
         public List<JsonNode> events() {
             return List.copyOf(events);
+        }
+
+        /** The frames read so far, as they came: the cursor a client would resume from is the last one's id. */
+        public List<Frame> frames() {
+            return List.copyOf(frames);
         }
 
         @Override
@@ -174,14 +196,17 @@ public final class SseClient {
         }
     }
 
-    private <T> HttpResponse<T> send(String path, String body, HttpResponse.BodyHandler<T> handler) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+    private <T> HttpResponse<T> send(String path, String body, HttpResponse.BodyHandler<T> handler,
+                                     String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return exchange(request, handler);
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return exchange(request.build(), handler);
     }
 
     private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
