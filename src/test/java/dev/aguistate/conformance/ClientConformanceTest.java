@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,13 +25,7 @@ class ClientConformanceTest {
 
     @Test
     void officialClientAcceptsEveryRun() throws Exception {
-        boolean required = Boolean.parseBoolean(System.getenv("AGUI_REQUIRE_NODE"));
-        if (!FrontendSample.commandWorks("node", "--version") || !FrontendSample.commandWorks("npm", "--version")) {
-            if (required) {
-                throw new AssertionError("AGUI_REQUIRE_NODE=true but node/npm are not on the PATH");
-            }
-            Assumptions.abort("SKIPPED @ag-ui/client conformance: node and npm are not on the PATH");
-        }
+        FrontendSample.assumeNode("@ag-ui/client conformance");
         FrontendSample.installIfMissing("@ag-ui/client");
         assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:conformance"), 300, Map.of()),
                 "the @ag-ui/client conformance suite failed; its output is above");

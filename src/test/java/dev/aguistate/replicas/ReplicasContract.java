@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.FrontendSample;
 import dev.aguistate.testing.OpenAiStub;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -13,12 +14,16 @@ import dev.aguistate.testing.StubResponse;
 import dev.aguistate.threads.StoreServer;
 import io.vertx.mutiny.core.Vertx;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,12 +43,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 abstract class ReplicasContract {
 
     private static final String AGENT = "/agui/document";
+    private static final String CONNECT = AGENT + "/connect";
     /** The run claim of the replicas that live through the class; far longer than any of its runs. */
     private static final Duration LOCK_TTL = Duration.ofMinutes(5);
     /** The run claim of the replica that is killed: short, so the test sees it lapse; long enough to see it held. */
     private static final Duration DOOMED_LOCK_TTL = Duration.ofSeconds(5);
     /** How long a replica may take to see a claim released or lapsed. */
     private static final Duration CLAIM_DEADLINE = Duration.ofSeconds(30);
+    /** A slow answer's pace: its 40 fragments take 4 s, time for a client to leave and come back mid-run. */
+    private static final Duration FRAGMENT_PAUSE = Duration.ofMillis(100);
+    /** How often a test asks whether a claim has lapsed. */
+    private static final Duration CLAIM_POLL = Duration.ofMillis(200);
+    private static final List<String> LONG_ANSWER = IntStream.range(0, 40).mapToObj(i -> "word" + i + " ").toList();
 
     @RegisterExtension
     final InstanceLogs logs = new InstanceLogs();
@@ -105,17 +116,15 @@ abstract class ReplicasContract {
         assertTrue(systemMessages(stub.lastRequest()).contains("Written on replica A."),
                 "B's LLM request shows A's state: " + stub.lastRequest());
         JsonNode thread = thread(a, first.threadId());
-        assertEquals(2, thread.get("version").asInt(), "A sees B's commit: " + thread);
+        // each run commits at its start and after each round of tools: count nothing, compare the two views
+        assertEquals(thread(b, first.threadId()).get("version"), thread.get("version"), "A sees B's commit: " + thread);
         assertEquals("Welcome back.", thread.at("/messages/5/content").asText(), "A sees B's commit: " + thread);
     }
 
     @Test
     void aRunOnAnotherReplicaWhileTheThreadIsRunningIsRefusedWith409() {
-        stub.enqueue(StubResponse.stream().text("Thinking", " hard").stallAfter(2).build());
         RunRequests first = RunRequests.fresh().user("A long task");
-        try (SseClient.LiveStream onA = a.client().open(AGENT, first.json())) {
-            assertEquals(200, onA.status());
-            onA.await("TEXT_MESSAGE_CONTENT"); // A's run is in its LLM stream, which now stalls
+        try (SseClient.LiveStream onA = stalledOnA(first)) {
 
             HttpResponse<String> onB = b.client().post(AGENT, continuation(first.threadId(), "Me too").json(),
                     "Content-Type", "application/json", "Accept", "text/event-stream");
@@ -155,10 +164,10 @@ abstract class ReplicasContract {
             }
 
             JsonNode thread = thread(b, first.threadId());
-            assertEquals(1, thread.get("version").asInt(), "only the first run was committed: " + thread);
             assertEquals("First draft.", thread.at("/state/document").asText(), "the committed state: " + thread);
-            assertEquals(List.of("user", "assistant", "tool", "assistant"),
-                    thread.get("messages").findValuesAsText("role"), "nothing of the killed run: " + thread);
+            assertEquals(List.of("user", "assistant", "tool", "assistant", "user"),
+                    thread.get("messages").findValuesAsText("role"),
+                    "of the killed run, only its starting checkpoint (the new message): " + thread);
 
             RunRequests takeOver = continuation(first.threadId(), "Try again");
             assertEquals(409, b.client().run(AGENT, takeOver.json()).response().statusCode(),
@@ -166,7 +175,156 @@ abstract class ReplicasContract {
             stub.enqueue(StubResponse.stream().text("Back again.").build());
             SseClient.Stream afterLapse = finished(runOnceFree(b, takeOver), takeOver);
             assertEquals("First draft.", afterLapse.ofType("STATE_SNAPSHOT").get(0).at("/snapshot/document").asText());
-            assertEquals(2, thread(a, first.threadId()).get("version").asInt(), "B committed after the lapse");
+            JsonNode afterTakeOver = thread(a, first.threadId());
+            JsonNode messages = afterTakeOver.get("messages");
+            assertEquals("Back again.", messages.get(messages.size() - 1).path("content").asText(),
+                    "B committed after the lapse: " + afterTakeOver);
+        } finally {
+            doomed.close();
+        }
+    }
+
+    @Test
+    void aClientThatLeavesMidRunResumesFromItsCursorOnAnotherReplicaWithoutGapOrRepeat() {
+        stub.enqueue(slowly(LONG_ANSWER).build());
+        RunRequests request = continuing(RunRequests.fresh().user("Tell a long story"));
+        List<SseClient.Frame> before;
+        List<SseClient.Frame> after;
+        List<SseClient.Frame> uninterrupted = new ArrayList<>();
+        try (SseClient.LiveStream starter = a.client().open(AGENT, request.json())) {
+            assertEquals(200, starter.status());
+            starter.await("RUN_STARTED");
+            uninterrupted.add(starter.frames().get(0));
+            // The uninterrupted client to compare with: attached to the run on A from just after its RUN_STARTED.
+            try (SseClient.LiveStream reference = a.client().open(CONNECT, connection(request.threadId()),
+                    "Last-Event-ID", starter.frames().get(0).id())) {
+                assertEquals(200, reference.status());
+                awaitText(starter, 3);
+                before = starter.frames();
+                starter.close(); // the client leaves mid-run; the run goes on without it
+
+                assertEquals(request.runId(), thread(b, request.threadId()).at("/activeRun/runId").asText(),
+                        "the run is still live when the client comes back");
+                try (SseClient.LiveStream resumed = b.client().open(CONNECT, connection(request.threadId()),
+                        "Last-Event-ID", before.get(before.size() - 1).id())) {
+                    assertEquals(200, resumed.status());
+                    resumed.readToEnd();
+                    after = resumed.frames();
+                }
+                reference.readToEnd();
+                uninterrupted.addAll(reference.frames());
+            }
+        }
+
+        List<SseClient.Frame> rejoined = new ArrayList<>(before);
+        rejoined.addAll(after);
+        assertEquals(uninterrupted, rejoined, "what the client got before leaving A and after coming back on B");
+        for (int i = 0; i < rejoined.size(); i++) {
+            assertEquals(request.runId() + ":" + (i + 1), rejoined.get(i).id(), "frame " + i + " of " + rejoined);
+        }
+        List<JsonNode> events = rejoined.stream().<JsonNode>map(frame -> RunRequests.parse(frame.data())).toList();
+        EventStreamVerifier.verify(events, request.threadId(), request.runId());
+        assertEquals("RUN_FINISHED", events.get(events.size() - 1).get("type").asText());
+        assertEquals(String.join("", LONG_ANSWER), text(events));
+        JsonNode thread = thread(b, request.threadId());
+        assertEquals(List.of("user", "assistant"), thread.get("messages").findValuesAsText("role"), thread.toString());
+        assertEquals(String.join("", LONG_ANSWER), thread.at("/messages/1/content").asText(), thread.toString());
+        assertEquals("success", thread.at("/lastRun/outcome").asText(), thread.toString());
+    }
+
+    @Test
+    void aPlainAgUiClientJoinsFromAnotherReplicaARunInProgress() throws Exception {
+        FrontendSample.assumeNode("the join through @ag-ui/client");
+        FrontendSample.installIfMissing("@ag-ui/client");
+        stub.enqueue(slowly(LONG_ANSWER).build());
+        RunRequests request = continuing(RunRequests.fresh().user("Tell a long story"));
+        JsonNode joined;
+        List<JsonNode> started;
+        try (SseClient.LiveStream starter = a.client().open(AGENT, request.json())) {
+            assertEquals(200, starter.status());
+            awaitText(starter, 3); // the answer is open: the join re-opens it with what it has so far
+            joined = joinThroughAgUiClient(b, request.threadId());
+            started = starter.readToEnd();
+        }
+
+        assertFalse(joined.has("error"), "runAgent rejected: " + joined.path("error"));
+        assertEquals(List.of(), RunRequests.JSON.convertValue(joined.get("failures"), List.class), "onRunFailed");
+        assertEquals(List.of(), RunRequests.JSON.convertValue(joined.get("console"), List.class),
+                "the client printed console.warn/console.error");
+        List<JsonNode> events = new ArrayList<>();
+        joined.get("events").forEach(events::add);
+        // the live run's own RUN_STARTED, not a restatement of the thread under the client's run id
+        EventStreamVerifier.verify(events, request.threadId(), request.runId());
+        assertEquals("RUN_FINISHED", events.get(events.size() - 1).get("type").asText(), events.toString());
+        assertTrue(events.stream().anyMatch(e -> "TEXT_MESSAGE_CONTENT".equals(e.path("type").asText())),
+                "the join saw the answer being written, so it joined a live run: " + events);
+        assertEquals(String.join("", LONG_ANSWER), text(started), "the starter's answer");
+        JsonNode messages = joined.get("messages");
+        assertEquals(List.of("user", "assistant"), messages.findValuesAsText("role"), messages.toString());
+        assertEquals(String.join("", LONG_ANSWER), messages.at("/1/content").asText(),
+                "the joined client's answer, as the client assembled it");
+    }
+
+    @Test
+    void aStopOnAnotherReplicaEndsTheRunCancelledAndClosesItsLlmCall() {
+        RunRequests request = RunRequests.fresh().user("A long task");
+        try (SseClient.LiveStream onA = stalledOnA(request)) {
+
+            HttpResponse<String> stop = b.client().post(AGENT + "/stop/" + request.threadId(), "");
+            assertEquals(200, stop.statusCode(), stop.body());
+            assertTrue(RunRequests.parse(stop.body()).get("stopped").asBoolean(), stop.body());
+
+            List<JsonNode> events = onA.readToEnd();
+            EventStreamVerifier.verify(events, request.threadId(), request.runId());
+            JsonNode end = events.get(events.size() - 1);
+            assertEquals("RUN_FINISHED", end.get("type").asText(), events.toString());
+            assertEquals("cancelled", end.at("/outcome/type").asText(), end.toString());
+            // still attached: only the stop can have closed the LLM call
+            assertTrue(stub.awaitClientDisconnect(CLAIM_DEADLINE), "A closes its LLM call when stopped");
+        }
+        JsonNode thread = thread(b, request.threadId());
+        assertEquals(request.runId(), thread.at("/lastRun/runId").asText(), thread.toString());
+        assertEquals("cancelled", thread.at("/lastRun/outcome").asText(), thread.toString());
+        assertTrue(thread.path("activeRun").isMissingNode(), "no run is active: " + thread);
+    }
+
+    @Test
+    void aContinuingRunLostWithItsReplicaEndsInRunLostAndKeepsItsCompletedRound() {
+        ServerInstance doomed = logs.watch(ServerInstance.launch("doomed", replicaProperties(DOOMED_LOCK_TTL)));
+        try {
+            doomed.awaitReady();
+            String document = "Written before the crash.";
+            stub.enqueue(writeDocument(document).build());
+            stub.enqueue(StubResponse.stream().text("Now", " summarising").stallAfter(2).build());
+            RunRequests request = continuing(RunRequests.fresh().user("Write it, then sum it up"));
+            try (SseClient.LiveStream running = doomed.client().open(AGENT, request.json())) {
+                assertEquals(200, running.status());
+                running.await("TOOL_CALL_RESULT");
+                // the second round's LLM call comes after the first round's checkpoint
+                assertTrue(stub.awaitRequests(2, CLAIM_DEADLINE), "the second round began: " + stub.requests());
+                doomed.kill();
+            }
+            assertTrue(awaitUnclaimed(b, request.threadId()), "the dead replica's claim lapses");
+
+            SseClient.Stream connected = b.client().run(CONNECT, connection(request.threadId()));
+            assertEquals(200, connected.response().statusCode(), connected.raw());
+            EventStreamVerifier.verify(connected.events(), request.threadId(), request.runId());
+            JsonNode end = connected.last();
+            assertEquals("RUN_ERROR", end.get("type").asText(), connected.raw());
+            assertEquals("run_lost", end.get("code").asText(), connected.raw());
+            JsonNode restated = connected.ofType("MESSAGES_SNAPSHOT").get(0).get("messages");
+            assertEquals(List.of("user", "assistant", "tool"), restated.findValuesAsText("role"), restated.toString());
+
+            JsonNode thread = thread(b, request.threadId());
+            assertEquals(List.of("user", "assistant", "tool"), thread.get("messages").findValuesAsText("role"),
+                    "the completed round is kept: " + thread);
+            assertEquals("write_document", thread.at("/messages/1/toolCalls/0/function/name").asText(),
+                    thread.toString());
+            assertEquals(thread.at("/messages/1/toolCalls/0/id").asText(),
+                    thread.at("/messages/2/toolCallId").asText(), thread.toString());
+            assertEquals(document, thread.at("/state/document").asText(), "the tool's effect is kept: " + thread);
+            assertEquals(request.runId(), thread.at("/activeRun/runId").asText(),
+                    "the thread still names the lost run: " + thread);
         } finally {
             doomed.close();
         }
@@ -192,6 +350,78 @@ abstract class ReplicasContract {
     /** A new run of the thread with one more user message, and only that: the server keeps the rest. */
     private static RunRequests continuation(String threadId, String text) {
         return RunRequests.of(threadId, "run-" + UUID.randomUUID()).user(text);
+    }
+
+    /** Opens the run on A and reads until its LLM stream, which then stalls, has begun its answer. */
+    private SseClient.LiveStream stalledOnA(RunRequests request) {
+        stub.enqueue(StubResponse.stream().text("Thinking", " hard").stallAfter(2).build());
+        SseClient.LiveStream onA = a.client().open(AGENT, request.json());
+        assertEquals(200, onA.status());
+        onA.await("TEXT_MESSAGE_CONTENT");
+        return onA;
+    }
+
+    /** A text answer in these fragments, one every {@link #FRAGMENT_PAUSE}. */
+    private static StubResponse.Builder slowly(List<String> fragments) {
+        return StubResponse.stream().text(fragments.toArray(String[]::new)).delayBetweenChunks(FRAGMENT_PAUSE);
+    }
+
+    /** The request, asking for its run to go on when its client leaves. */
+    private static RunRequests continuing(RunRequests request) {
+        request.body().putObject("forwardedProps").put("onDisconnect", "continue");
+        return request;
+    }
+
+    /** A connect request's body: the thread, nothing new. */
+    private static String connection(String threadId) {
+        return RunRequests.of(threadId, "run-" + UUID.randomUUID()).json();
+    }
+
+    /** Reads until the stream has brought {@code fragments} pieces of text. */
+    private static void awaitText(SseClient.LiveStream stream, int fragments) {
+        int[] seen = {0};
+        stream.readUntil(event -> "TEXT_MESSAGE_CONTENT".equals(event.path("type").asText()) && ++seen[0] == fragments)
+                .orElseThrow(() -> new AssertionError("the stream ended before " + fragments + " fragments of text: "
+                        + stream.events()));
+    }
+
+    /** The text the events write. */
+    private static String text(List<JsonNode> events) {
+        StringBuilder text = new StringBuilder();
+        events.stream().filter(e -> "TEXT_MESSAGE_CONTENT".equals(e.path("type").asText()))
+                .forEach(e -> text.append(e.get("delta").asText()));
+        return text.toString();
+    }
+
+    /**
+     * Whether the replica sees no run holding the thread within {@link #CLAIM_DEADLINE}. A stop answers
+     * {@code stopped:false} exactly then; a stop sent while the dead replica's claim stands reaches nobody.
+     */
+    private static boolean awaitUnclaimed(ServerInstance replica, String threadId) {
+        long deadline = System.nanoTime() + CLAIM_DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> stop = replica.client().post(AGENT + "/stop/" + threadId, "");
+            assertEquals(200, stop.statusCode(), stop.body());
+            if (!RunRequests.parse(stop.body()).get("stopped").asBoolean()) {
+                return true;
+            }
+            ServerInstance.pause(CLAIM_POLL);
+        }
+        return false;
+    }
+
+    /** What a plain {@code @ag-ui/client} got joining the thread's run through the replica's connect endpoint. */
+    private static JsonNode joinThroughAgUiClient(ServerInstance replica, String threadId) throws Exception {
+        Path result = Files.createTempFile("join-", ".json");
+        try {
+            int exit = FrontendSample.run(List.of("node", "drivers/join-run.mjs"), 60, Map.of(
+                    "AGUI_SERVER_URL", replica.url(), "AGENT", "document", "THREAD_ID", threadId,
+                    "RESULT_FILE", result.toString()));
+            assertEquals(0, exit, "the join driver failed; its output is above");
+            return RunRequests.JSON.readTree(result.toFile());
+        } finally {
+            Files.deleteIfExists(result);
+        }
     }
 
     /** Checks the stream against the protocol's rules and that the run succeeded; returns it. */

@@ -23,9 +23,13 @@ public final class ServerInstance implements AutoCloseable {
 
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Path LOGS = Path.of("target", "replica-logs");
-    /** The ports these tests may use; other suites on this machine keep out of them. */
-    private static final int FIRST_PORT = 18401;
-    private static final int LAST_PORT = 18420;
+    /**
+     * The ports these tests may use; other suites on this machine keep out of them. {@code -Dagui.test.replica-ports=
+     * first-last} moves them, so that two checkouts can run the replica tests side by side.
+     */
+    private static final String PORTS = System.getProperty("agui.test.replica-ports", "18401-18420");
+    private static final int FIRST_PORT = Integer.parseInt(PORTS.split("-")[0].trim());
+    private static final int LAST_PORT = Integer.parseInt(PORTS.split("-")[1].trim());
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(FIRST_PORT);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -96,6 +100,11 @@ public final class ServerInstance implements AutoCloseable {
         return new SseClient(port);
     }
 
+    /** Where it serves, {@code http://127.0.0.1:<port>}, for clients other than {@link #client()}. */
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
     /** SIGKILL, as when a machine or container dies: no shutdown hook runs, nothing is released. */
     void kill() {
         process.destroyForcibly();
@@ -164,12 +173,13 @@ public final class ServerInstance implements AutoCloseable {
         }
     }
 
-    private static void pause(Duration duration) {
+    /** Waits between two polls of a condition that has a bound of its own. */
+    static void pause(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a replica", e);
+            throw new IllegalStateException("interrupted while polling", e);
         }
     }
 }

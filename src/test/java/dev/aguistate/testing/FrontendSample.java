@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /** Runs npm commands in {@code frontend-sample/} against the Quarkus test server (the Node suites' launcher). */
 public final class FrontendSample {
@@ -54,6 +55,20 @@ public final class FrontendSample {
                 throw new AssertionError("npm install in frontend-sample failed (exit " + exit + ")");
             }
         }
+    }
+
+    /**
+     * Skips the calling test, saying so, when node or npm is not on the PATH, unless {@code AGUI_REQUIRE_NODE=true}
+     * (set by {@code .ci/run}), which turns the skip into a failure.
+     */
+    public static void assumeNode(String what) {
+        if (commandWorks("node", "--version") && commandWorks("npm", "--version")) {
+            return;
+        }
+        if (Boolean.parseBoolean(System.getenv("AGUI_REQUIRE_NODE"))) {
+            throw new AssertionError("AGUI_REQUIRE_NODE=true but node/npm are not on the PATH");
+        }
+        Assumptions.abort("SKIPPED " + what + ": node and npm are not on the PATH");
     }
 
     /** Whether the command runs and exits 0 (e.g. {@code node --version}). */

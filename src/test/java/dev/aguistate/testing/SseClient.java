@@ -118,15 +118,16 @@ public final class SseClient {
         return exchange(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
+    /** One SSE frame as received: its {@code id:} (null when it has none) and its {@code data:}. */
+    public record Frame(String id, String data) {}
+
     /** A run's stream that is read on demand; closing it closes the connection. */
     public static final class LiveStream implements AutoCloseable {
 
         private final HttpResponse<InputStream> response;
         private final BufferedReader reader;
         private final List<JsonNode> events = new ArrayList<>();
-        /** The {@code id:} of each event read, null for an event without one. */
-        private final List<String> ids = new ArrayList<>();
-        private String pendingId;
+        private final List<Frame> frames = new ArrayList<>();
 
         private LiveStream(HttpResponse<InputStream> response) {
             this.response = response;
@@ -141,15 +142,17 @@ public final class SseClient {
         public Optional<JsonNode> readUntil(Predicate<JsonNode> wanted) {
             try {
                 String line;
+                String id = null;
                 while ((line = reader.readLine()) != null) {
-                    if (line.startsWith("id: ")) {
-                        pendingId = line.substring(4);
-                    }
-                    if (line.startsWith("data:")) {
-                        JsonNode event = JSON.readTree(line.substring(line.startsWith("data: ") ? 6 : 5));
+                    if (line.isEmpty()) {
+                        id = null; // a blank line ends the frame
+                    } else if (line.startsWith("id:")) {
+                        id = line.substring(line.startsWith("id: ") ? 4 : 3);
+                    } else if (line.startsWith("data:")) {
+                        String data = line.substring(line.startsWith("data: ") ? 6 : 5);
+                        JsonNode event = JSON.readTree(data);
                         events.add(event);
-                        ids.add(pendingId);
-                        pendingId = null;
+                        frames.add(new Frame(id, data));
                         if (wanted.test(event)) {
                             return Optional.of(event);
                         }
@@ -167,20 +170,25 @@ public final class SseClient {
                     new AssertionError("the stream ended without " + type + "; events: " + events));
         }
 
+        /** Reads to the end of the stream; returns every event read from it. */
+        public List<JsonNode> readToEnd() {
+            readUntil(event -> false);
+            return events();
+        }
+
         /** The events read so far. */
         public List<JsonNode> events() {
             return List.copyOf(events);
         }
 
-        /** The {@code id:} of each event read so far, in order; null where an event had none. */
-        public List<String> ids() {
-            return java.util.Collections.unmodifiableList(new ArrayList<>(ids));
+        /** The frames read so far, as they came: the cursor a client would resume from is the last one's id. */
+        public List<Frame> frames() {
+            return List.copyOf(frames);
         }
 
-        /** Reads to the end of the stream; returns all events read. */
-        public List<JsonNode> readToEnd() {
-            readUntil(event -> false);
-            return events();
+        /** The {@code id:} of each event read so far, in order; null where an event had none. */
+        public List<String> ids() {
+            return frames.stream().map(Frame::id).toList();
         }
 
         @Override
