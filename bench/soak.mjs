@@ -106,8 +106,10 @@ function run(agentName, input, abortWhen) {
         while ((end = pending.indexOf('\n\n')) >= 0) {
           const frame = pending.slice(0, end);
           pending = pending.slice(end + 2);
-          if (!frame.startsWith('data: ')) continue; // keep-alive comment
-          const event = JSON.parse(frame.slice(6));
+          // a frame is `id: <runId>:<seq>` (runs carry their cursor) and `data: <json>`; a keep-alive is a comment
+          const data = frame.split('\n').find(line => line.startsWith('data: '));
+          if (!data) continue;
+          const event = JSON.parse(data.slice(6));
           events.push(event);
           if (abortWhen && abortWhen(event) && !aborted) {
             aborted = true;
@@ -153,11 +155,17 @@ async function newThreadRun() {
   const threadId = `soak-${randomUUID()}`;
   const r = await run(agentName, input(threadId, [userMessage(pick(openers[agentName]))]));
   finished(r);
-  if (ok(r)) {
-    idle.push({ agentName, threadId, turns: 1 });
-    if (idle.length > liveThreads) await deleteThread(idle.shift().threadId); // the store stays bounded
-  }
+  if (ok(r)) await keep({ agentName, threadId, turns: 1, stored: true });
   return r.status;
+}
+
+/** A thread to continue later; the oldest goes when too many wait, so the store stays bounded. */
+async function keep(thread) {
+  idle.push(thread);
+  if (idle.length > liveThreads) {
+    const oldest = idle.shift();
+    await deleteThread(oldest.threadId, !oldest.stored);
+  }
 }
 
 async function continuingRun() {
@@ -166,22 +174,27 @@ async function continuingRun() {
   // a page that sends only its new message: the server adds it to the stored conversation
   const r = await run(thread.agentName, input(thread.threadId, [userMessage(pick(followUps[thread.agentName]))]));
   finished(r);
-  if (ok(r) && ++thread.turns < turnsPerThread) idle.push(thread); else await deleteThread(thread.threadId);
+  if (ok(r) && ++thread.turns < turnsPerThread) idle.push({ ...thread, stored: true });
+  else await deleteThread(thread.threadId, !ok(r) && !thread.stored);
   return r.status;
 }
 
 async function abortedRun() {
   // a long answer, left after its first text (or, one time in four, right after RUN_STARTED)
   const early = Math.random() < 0.25;
-  const r = await run('chat', input(`soak-${randomUUID()}`, [userMessage('Tell me a long story')]),
+  const threadId = `soak-${randomUUID()}`;
+  const r = await run('chat', input(threadId, [userMessage('Tell me a long story')]),
     e => e.type === (early ? 'RUN_STARTED' : 'TEXT_MESSAGE_CONTENT'));
   expect(r.status === 200 && r.aborted, 'aborted run', r);
+  // the run stopped when its client left, keeping its starting checkpoint (if it got that far): a page that comes
+  // back later continues the thread
+  await keep({ agentName: 'chat', threadId, turns: 1, stored: false });
   return r.status;
 }
 
-async function deleteThread(threadId) {
+async function deleteThread(threadId, mayBeAbsent = false) {
   const r = await request('DELETE', `/threads/${encodeURIComponent(threadId)}`, null, {});
-  expect(r.status === 204 || r.status === 200, 'delete thread', r);
+  expect(r.status === 204 || r.status === 200 || (mayBeAbsent && r.status === 404), 'delete thread', r);
   count(r.status);
 }
 
