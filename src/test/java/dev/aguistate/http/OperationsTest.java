@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -48,8 +49,11 @@ class OperationsTest extends StubbedLlmTestBase {
 
     @Test
     void metricsCountRunsErrorsEventsAndTimeToFirstToken() {
+        String rateLimited = "agui_run_errors_total{code=\"llm_rate_limited\"}";
+        double before = value(given().get("/q/metrics").then().extract().asString(), rateLimited);
         stub.enqueue(StubResponse.stream().text("a", "b").build());
-        stub.enqueue(StubResponse.error(429, "{}"));
+        // asking for longer than agui.llm.max-retry-wait: not retried, the run fails at once
+        stub.enqueue(StubResponse.error(429, "{}").withHeader("Retry-After", "3600"));
         client.run("/agui", RunRequests.fresh().user("one").json());
         client.run("/agui", RunRequests.fresh().user("two").json());
 
@@ -57,7 +61,7 @@ class OperationsTest extends StubbedLlmTestBase {
         assertContains(metrics, "agui_runs_active ");
         assertContains(metrics, "agui_runs_total{agent=\"chat\",outcome=\"success\"}");
         assertContains(metrics, "agui_runs_total{agent=\"chat\",outcome=\"error\"}");
-        assertContains(metrics, "agui_run_errors_total{code=\"llm_rate_limited\"}");
+        assertEquals(before + 1, value(metrics, rateLimited), "this test's run counted, whatever ran before");
         assertContains(metrics, "agui_events_sent_total{type=\"TEXT_MESSAGE_CONTENT\"}");
         assertContains(metrics, "agui_llm_time_to_first_token_seconds_count");
     }
@@ -91,6 +95,12 @@ class OperationsTest extends StubbedLlmTestBase {
                 .options("/agui")
                 .then()
                 .header("Access-Control-Allow-Origin", nullValue());
+    }
+
+    /** A counter's value in the Prometheus text, 0 when it is not there yet. */
+    private static double value(String metrics, String series) {
+        return metrics.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim())).orElse(0.0);
     }
 
     private static void assertContains(String text, String expected) {
