@@ -10,7 +10,9 @@
 //     sends only its new message,
 //     20 concurrent runs, abort mid-run followed by a new run, GET /agui/agents, shared state,
 //     and human confirmation: approve and reject through the interrupt / resume round trip
-//     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool.
+//     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool;
+//   - GET /agui/{agent}/capabilities fits @ag-ui/core 1.0's AgentCapabilitiesSchema made strict
+//     (an unknown field fails instead of riding along).
 //
 // Needs the server running with the scripted demo model (no LLM API key), then:
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:conformance
@@ -21,6 +23,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { HttpAgent } from "@ag-ui/client";
+import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import { z } from "zod/v4";
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
 const CHAT_URL = `${SERVER_URL}/agui`; // the default agent, "chat"
@@ -52,6 +56,38 @@ afterEach(() => {
   sinks.delete(testConsole);
   assert.deepEqual(testConsole, [], "console.warn/console.error was called during the test");
 });
+
+/**
+ * A @ag-ui/core schema made strict all the way down: @ag-ui/core 1.0 declares its objects loose (unknown keys
+ * pass), so a misspelt field would go unnoticed. Objects become strict objects (the two sides of an intersection of
+ * objects become one), and optional, nullable, array and union wrappers are rebuilt around the strict inner schema.
+ */
+function deepStrict(schema) {
+  const def = schema._zod.def;
+  switch (def.type) {
+    case "object":
+      return z.strictObject(Object.fromEntries(Object.entries(def.shape).map(([key, value]) => [key, deepStrict(value)])));
+    case "optional":
+      return deepStrict(def.innerType).optional();
+    case "nullable":
+      return deepStrict(def.innerType).nullable();
+    case "array":
+      return z.array(deepStrict(def.element));
+    case "union":
+      return def.discriminator
+        ? z.discriminatedUnion(def.discriminator, def.options.map(deepStrict))
+        : z.union(def.options.map(deepStrict));
+    case "intersection": {
+      const [left, right] = [def.left._zod.def, def.right._zod.def];
+      if (left.type === "object" && right.type === "object") {
+        return deepStrict(z.object({ ...left.shape, ...right.shape }));
+      }
+      return z.intersection(deepStrict(def.left), deepStrict(def.right));
+    }
+    default:
+      return schema;
+  }
+}
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -398,6 +434,46 @@ test("abort mid-run stops the stream; the same agent then runs normally", TIMEOU
     abortedChunks < fullChunks,
     `aborted run got ${abortedChunks} content events, a full run ${fullChunks}`,
   );
+});
+
+const STRICT_CAPABILITIES = deepStrict(AgentCapabilitiesSchema);
+
+test("GET /agui/{agent}/capabilities fits AG-UI 1.0's AgentCapabilities, strictly, and GET /agui/agents carries it", TIMEOUT, async () => {
+  const get = async (path) => {
+    const response = await fetch(`${SERVER_URL}${path}`, { headers: { Accept: "application/json" } });
+    assert.equal(response.status, 200, path);
+    return response.json();
+  };
+  const listed = (await get("/agui/agents")).agents;
+  assert.ok(listed.length >= 4, "the sample agents");
+  for (const { name, capabilities } of listed) {
+    const own = await get(`/agui/${name}/capabilities`);
+    assert.deepEqual(STRICT_CAPABILITIES.parse(own), own, `${name}: parsed as sent`);
+    assert.deepEqual(capabilities, own, `${name}: the list carries the same object`);
+  }
+
+  const chat = await get("/agui/chat/capabilities");
+  assert.equal(chat.identity.name, "chat");
+  assert.deepEqual(chat.tools.items.map((t) => t.name), ["get_weather"]);
+  assert.deepEqual(chat.tools.items[0].parameters.required, ["location"]);
+  assert.equal(chat.tools.clientProvided, true, "change_background and friends are the page's");
+  assert.equal(chat.reasoning.supported, false, "the scripted demo model never reasons");
+  assert.equal(chat.transport.resumable, true);
+  const recipe = await get("/agui/recipe/capabilities");
+  assert.deepEqual(recipe.custom.predictiveState, [{ stateKey: "recipe", tool: "update_recipe", toolArgument: "recipe" }]);
+  assert.equal(recipe.custom.stateSchema.properties.recipe.type, "object");
+  const document = await get("/agui/document/capabilities");
+  assert.equal(document.humanInTheLoop.interrupts, true, "document asks before writing (the samples' default)");
+
+  // the strict schema can fail: an unknown field is refused, not stripped
+  assert.throws(() => STRICT_CAPABILITIES.parse({ ...chat, transport: { ...chat.transport, sse: true } }));
+  assert.throws(() => STRICT_CAPABILITIES.parse({ ...chat, protocolVersion: "1.0" }));
+});
+
+test("GET /agui/{agent}/capabilities of an unknown agent: 404 unknown_agent", TIMEOUT, async () => {
+  const response = await fetch(`${SERVER_URL}/agui/nobody/capabilities`);
+  assert.equal(response.status, 404);
+  assert.equal((await response.json()).code, "unknown_agent");
 });
 
 test("GET /agui/agents lists the chat agent with its get_weather tool", TIMEOUT, async () => {

@@ -2,12 +2,15 @@ package dev.aguistate.http;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
+import dev.aguistate.llm.LlmConfig;
 import dev.aguistate.llm.ModelDescription;
 import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.run.RunConfig;
 import dev.aguistate.tools.BackendTool;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -15,16 +18,20 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 
-/** {@code GET /agui/agents}: what this server offers, and which model answers. */
-@Path("/agui/agents")
+/**
+ * {@code GET /agui/agents}: what this server offers, and which model answers; {@code GET /agui/{agent}/capabilities}:
+ * one agent's AG-UI {@link AgentCapabilities}.
+ */
+@Path("/agui")
 public class AgentsResource {
 
     /**
      * One agent: its tools are the server-side ones (clients may add their own per run); {@code confirmedTools} are
-     * the ones that wait for the user's approval.
+     * the ones that wait for the user's approval; {@code capabilities} is what {@code GET /agui/{agent}/capabilities}
+     * answers.
      */
     public record AgentInfo(String name, String description, boolean isDefault, List<String> tools, boolean hasState,
-                            List<String> confirmedTools) {}
+                            List<String> confirmedTools, AgentCapabilities capabilities) {}
 
     /**
      * Which model answers: {@code kind} is {@code scripted-demo} when no LLM is configured and replies are canned. The
@@ -42,14 +49,19 @@ public class AgentsResource {
     private final AgentRegistry agents;
     private final StreamingModel model;
     private final UserResolver users;
+    private final AgentCapabilities.ServerLimits limits;
 
-    AgentsResource(AgentRegistry agents, StreamingModel model, UserResolver users) {
+    AgentsResource(AgentRegistry agents, StreamingModel model, UserResolver users, RunConfig runs, LlmConfig llm) {
         this.agents = agents;
         this.model = model;
         this.users = users;
+        // The scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model.
+        this.limits = new AgentCapabilities.ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
+                llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration());
     }
 
     @GET
+    @Path("/agents")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "List the agents, their tools and whether they keep state; and the model in use")
     @APIResponseSchema(AgentsList.class)
@@ -62,9 +74,25 @@ public class AgentsResource {
                 ModelInfo.of(model.description())), MediaType.APPLICATION_JSON).build();
     }
 
-    private static AgentInfo info(AgentDefinition agent, String defaultName) {
+    @GET
+    @Path("/{agent}/capabilities")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "One agent's AG-UI AgentCapabilities: its tools, state, human-in-the-loop, transport, identity")
+    @APIResponseSchema(AgentCapabilities.class)
+    public Response capabilities(@HeaderParam("Authorization") String authorization,
+                                 @PathParam("agent") String name) {
+        if (users.resolve(authorization).isEmpty()) {
+            return UserResolver.unauthorized().toResponse();
+        }
+        return agents.find(name)
+                .map(agent -> Response.ok(AgentCapabilities.of(agent, limits), MediaType.APPLICATION_JSON).build())
+                .orElseGet(() -> ErrorBody.unknownAgent(name).toResponse());
+    }
+
+    private AgentInfo info(AgentDefinition agent, String defaultName) {
         return new AgentInfo(agent.name(), agent.description(), agent.name().equals(defaultName),
                 List.copyOf(agent.tools().keySet()), agent.hasState(), agent.tools().values().stream()
-                .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList());
+                .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList(),
+                AgentCapabilities.of(agent, limits));
     }
 }

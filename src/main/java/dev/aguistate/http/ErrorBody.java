@@ -18,6 +18,11 @@ public record ErrorBody(int status, String code, String message) {
         return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
     }
 
+    static ErrorBody unknownAgent(String name) {
+        return new ErrorBody(404, "unknown_agent", "there is no agent named '" + name
+                + "'; GET /agui/agents lists them");
+    }
+
     /**
      * The error for a bare HTTP status that the frameworks produce (no such path, a method the path does not take,
      * a request they refuse), with a code a client can match like ours.

@@ -93,7 +93,7 @@ public class RunRoute {
             reject(ctx, new ErrorBody(406, "not_acceptable",
                     "the response is an event stream; the Accept header must allow text/event-stream"));
         } else if (agent.isEmpty()) {
-            reject(ctx, unknownAgent(ctx));
+            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
         } else {
             readBody(ctx, body -> {
                 RunAgentInput input;
@@ -139,7 +139,7 @@ public class RunRoute {
         if (user.isEmpty()) {
             reject(ctx, UserResolver.unauthorized());
         } else if (agent.isEmpty()) {
-            reject(ctx, unknownAgent(ctx));
+            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
         } else if (IdRules.violation(threadId).isPresent()) {
             reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
         } else {
@@ -150,11 +150,6 @@ public class RunRoute {
                             .end("{\"stopped\":" + stopped + "}")),
                     failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
         }
-    }
-
-    private static ErrorBody unknownAgent(RoutingContext ctx) {
-        return new ErrorBody(404, "unknown_agent", "there is no agent named '" + ctx.pathParam("agent")
-                + "'; GET /agui/agents lists them");
     }
 
     private static ErrorBody refusal(Throwable failure) {

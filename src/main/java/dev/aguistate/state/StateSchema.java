@@ -39,7 +39,25 @@ public final class StateSchema {
 
     /** The whole state as a JSON Schema object (every key required, no others), e.g. for structured output. */
     public ObjectNode toJsonSchema() {
+        ObjectNode schema = declaredKeys(false);
+        keys.keySet().forEach(schema.putArray("required")::add);
+        return schema.put("additionalProperties", false);
+    }
+
+    /**
+     * The state as a client may hold it, as JSON Schema: the declared keys with their defaults and no others, each
+     * absent until set; free-form state is any object.
+     */
+    public ObjectNode toClientSchema() {
+        ObjectNode schema = declaredKeys(true);
+        return freeForm() ? schema : schema.put("additionalProperties", false);
+    }
+
+    private ObjectNode declaredKeys(boolean withDefaults) {
         ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
+        if (freeForm()) {
+            return schema;
+        }
         ObjectNode properties = schema.putObject("properties");
         for (StateKey key : keys.values()) {
             ObjectNode property = properties.putObject(key.name());
@@ -51,9 +69,11 @@ public final class StateSchema {
             if (!key.description().isBlank()) {
                 property.put("description", key.description());
             }
+            if (withDefaults && key.defaultValue() != null) {
+                property.set("default", key.defaultValue().deepCopy());
+            }
         }
-        keys.keySet().forEach(schema.putArray("required")::add);
-        return schema.put("additionalProperties", false);
+        return schema;
     }
 
     /** An object holding the declared defaults. */

@@ -50,6 +50,9 @@ class ThreadOwnershipTest extends StubbedLlmTestBase {
         given().header("Authorization", "Bearer wrong").get("/threads").then().statusCode(401);
         given().get("/agui/agents").then().statusCode(401).body("code", equalTo("unauthorized"));
         given().header("Authorization", "Bearer wrong").get("/agui/agents").then().statusCode(401);
+        given().get("/agui/chat/capabilities").then().statusCode(401).body("code", equalTo("unauthorized"));
+        given().header("Authorization", "Bearer alice-key").get("/agui/chat/capabilities").then().statusCode(200)
+                .body("identity.name", equalTo("chat"));
         assertEquals(0, stub.requests().size(), "nothing reached the LLM");
     }
 

@@ -117,6 +117,13 @@ public class TestAgents {
         return agent.build();
     }
 
+    /** Keeps no state at all: only a clock. */
+    @Produces
+    @Singleton
+    AgentDefinition stateless() {
+        return AgentDefinition.builder("stateless").stateless().tool(clock()).build();
+    }
+
     @Produces
     @Singleton
     AgentDefinition strictNotebook() {
