@@ -127,6 +127,7 @@ function assertCleanRun(rec) {
   assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
   assert.ok(rec.events.length >= 2, "expected at least RUN_STARTED and RUN_FINISHED");
   assert.equal(rec.events[0].type, "RUN_STARTED", "first event");
+  assert.equal(rec.events[0].protocolVersion, "1.0", "RUN_STARTED states the producer's AG-UI version");
   assert.equal(rec.events.at(-1).type, "RUN_FINISHED", "last event");
   assert.equal(ofType(rec, "RUN_STARTED").length, 1, "exactly one RUN_STARTED");
   assert.equal(ofType(rec, "RUN_FINISHED").length, 1, "exactly one RUN_FINISHED");

@@ -54,13 +54,24 @@ import java.util.Objects;
 })
 public sealed interface AgUiEvent {
 
+    /** The AG-UI version whose events this server produces, stated on every RUN_STARTED. */
+    String PROTOCOL_VERSION = "1.0";
+
     /** The wire discriminator; a test checks it agrees with the {@code @JsonSubTypes} names. */
     @JsonIgnore
     EventType type();
 
     // ---- lifecycle ----
 
-    record RunStarted(String threadId, String runId, String parentRunId, RunAgentInput input) implements AgUiEvent {
+    /**
+     * {@code protocolVersion} is the version this server produces ({@link #PROTOCOL_VERSION}): the short
+     * constructors, which every run of this server uses, state it; the canonical one takes it as given.
+     */
+    record RunStarted(String threadId, String runId, String protocolVersion, String parentRunId, RunAgentInput input)
+            implements AgUiEvent {
+        public RunStarted(String threadId, String runId, String parentRunId, RunAgentInput input) {
+            this(threadId, runId, PROTOCOL_VERSION, parentRunId, input);
+        }
         public RunStarted(String threadId, String runId) { this(threadId, runId, null, null); }
         public EventType type() { return EventType.RUN_STARTED; }
     }

@@ -49,6 +49,7 @@ class RunEndpointTest extends StubbedLlmTestBase {
                     "every frame carries its cursor, numbered from 1: " + frames[i]);
         }
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertEquals("1.0", stream.events().get(0).path("protocolVersion").asText(), "the producer's AG-UI version");
         assertEquals(List.of("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT",
                 "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), stream.types());
         assertEquals("Hello world", stream.ofType("TEXT_MESSAGE_CONTENT").stream()

@@ -81,7 +81,7 @@ class AgUiEventJsonTest {
                 json("{\"k\":\"v\"}"),
                 List.of(new ResumeEntry("i1", "resolved", json("{\"ok\":true}"), null)));
         cases.add(new Case(new AgUiEvent.RunStarted("t1", "r2", "r1", input), """
-                {"type":"RUN_STARTED","threadId":"t1","runId":"r2","parentRunId":"r1",
+                {"type":"RUN_STARTED","threadId":"t1","runId":"r2","protocolVersion":"1.0","parentRunId":"r1",
                  "input":{"threadId":"t1","runId":"r2","parentRunId":"r1","state":{"count":1},
                           "messages":[{"id":"u1","role":"user","content":"hi"}],
                           "tools":[{"name":"get_weather","description":"Get the weather",
@@ -246,7 +246,7 @@ class AgUiEventJsonTest {
 
     static Stream<Case> eventsWithNullOptionals() {
         return Stream.of(
-                new Case(new AgUiEvent.RunStarted("t", "r"), """
+                new Case(new AgUiEvent.RunStarted("t", "r", null, null, null), """
                         {"type":"RUN_STARTED","threadId":"t","runId":"r"}"""),
                 new Case(new AgUiEvent.RunFinished("t", "r", null, null, null), """
                         {"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""),
@@ -293,7 +293,7 @@ class AgUiEventJsonTest {
                 new Case(new AgUiEvent.RunStarted("t", "r", null, new RunAgentInput("t", "r", null, null,
                         List.of(), List.of(new Tool("noop", "does nothing", null, null)), List.of(), null,
                         List.of(new ResumeEntry("i1", "cancelled", null, null)))), """
-                        {"type":"RUN_STARTED","threadId":"t","runId":"r",
+                        {"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0",
                          "input":{"threadId":"t","runId":"r","messages":[],
                                   "tools":[{"name":"noop","description":"does nothing"}],"context":[],
                                   "resume":[{"interruptId":"i1","status":"cancelled"}]}}"""));
@@ -388,6 +388,13 @@ class AgUiEventJsonTest {
                           {"provider":"anthropic","model":"claude","inputTokens":1,"outputTokens":2,"totalTokens":3}]}"""
                 .formatted(FULL_USAGE_JSON), event);
         assertRoundTrip(event);
+    }
+
+    // ------------------------------------------------------------------ producer's protocol version
+
+    @Test
+    void runStartedOfThisServerStatesTheProtocolVersionItProduces() {
+        assertEquals("1.0", written(new AgUiEvent.RunStarted("t", "r")).path("protocolVersion").asText());
     }
 
     // ------------------------------------------------------------------ fixed roles

@@ -82,11 +82,12 @@ class RunAgentInputReaderTest {
         assertNull(in.forwardedProps());
     }
 
-    @Test
-    void ignoresUnknownTopLevelFields() {
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0.58", "1.0"})
+    void acceptsAnyProtocolVersionAndIgnoresUnknownTopLevelFields(String version) {
         RunAgentInput in = read("""
-                {"protocolVersion":"0.0.58","foo":{"bar":[1,2]},"threadId":"t1","runId":"r1","messages":[],
-                 "tools":[],"context":[]}""");
+                {"protocolVersion":"%s","foo":{"bar":[1,2]},"threadId":"t1","runId":"r1","messages":[],
+                 "tools":[],"context":[]}""".formatted(version));
         assertEquals("t1", in.threadId());
     }
 
