@@ -283,6 +283,8 @@ test("frontend tool: change_background is left to the client, then answered in a
   assert.deepEqual(ofType(run1, "TOOL_CALL_RESULT"), [], "no TOOL_CALL_RESULT for a frontend tool");
   assert.equal(run1.finished?.outcome, "success");
   assert.deepEqual(run1.finished.pendingToolCallIds, [call.id], "the tool call is left pending");
+  // the client would infer the list from the stream when absent: the server names it on the wire itself
+  assert.deepEqual(run1.events.at(-1).outcome?.pendingToolCallIds, [call.id], "RUN_FINISHED.outcome.pendingToolCallIds");
   const callMsg = agent.messages.find((m) => m.role === "assistant" && m.toolCalls?.some((t) => t.id === call.id));
   assert.ok(callMsg, `assistant message with the tool call: ${JSON.stringify(agent.messages)}`);
 
@@ -505,6 +507,7 @@ test("confirmation, confirm_changes form: the client answers the tool call in th
   const confirm = toolCalls(first).find((c) => c.name === "confirm_changes");
   assert.ok(confirm, "the server calls confirm_changes");
   assert.deepEqual(agent.pendingInterrupts, [], "this form leaves no interrupt pending");
+  assert.deepEqual(first.events.at(-1).outcome?.pendingToolCallIds, [confirm.id], "the confirm_changes call is pending");
 
   agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: confirm.id, content: JSON.stringify({ accepted: true }) });
   const second = await runAndRecord(agent, { tools: [confirmTool] });

@@ -371,6 +371,17 @@ class AgUiEventJsonTest {
     }
 
     @Test
+    void successOutcomeNamesThePendingToolCallsWhenThereAreAny() throws JsonProcessingException {
+        AgUiEvent event = new AgUiEvent.RunFinished("t", "r", null, new RunOutcome.Success(List.of("c1", "c2")), null);
+        assertWire("""
+                {"type":"RUN_FINISHED","threadId":"t","runId":"r",
+                 "outcome":{"type":"success","pendingToolCallIds":["c1","c2"]}}""", event);
+        assertRoundTrip(event);
+        assertEquals(json("{\"type\":\"success\"}"), written(new RunOutcome.Success(List.of())),
+                "an empty list is no pending call: omitted");
+    }
+
+    @Test
     void interruptOutcomeWithFullInterruptRoundTrips() throws JsonProcessingException {
         Interrupt interrupt = new Interrupt("int-1", "tool_call", "Approve sending the email?", "c1",
                 json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}},\"required\":[\"approved\"]}"),
