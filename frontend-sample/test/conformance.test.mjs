@@ -308,6 +308,28 @@ test("frontend tool: change_background is left to the client, then answered in a
   assert.ok(isAssistantText(agent.messages.at(-1)));
 });
 
+test("a frontend tool answers with content parts (AG-UI 1.0): accepted, kept as sent, restated to a new client", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Please change the background to blue");
+  const run1 = await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] });
+  assertCleanRun(run1);
+  const [call] = toolCalls(run1);
+  const parts = [
+    { type: "text", text: "Background changed to blue", id: "part-1", metadata: { by: "test" } },
+    { type: "image", source: { type: "data", value: "iVBORw0KGgo=", mimeType: "image/png" } },
+    { type: "document", source: { type: "url", value: "https://example.com/report.pdf", mimeType: "application/pdf" } },
+  ];
+  const toolMessageId = randomUUID();
+  agent.addMessage({ id: toolMessageId, role: "tool", toolCallId: call.id, content: parts });
+  assertCleanRun(await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] }));
+
+  // a client holding nothing gets the conversation restated, the tool message exactly as it was sent
+  const light = new HttpAgent({ url: CHAT_URL, threadId: agent.threadId });
+  addUserMessage(light, "Thanks");
+  assertCleanRun(await runAndRecord(light));
+  assert.deepEqual(light.messages.find((m) => m.id === toolMessageId)?.content, parts, JSON.stringify(light.messages));
+});
+
 test("a client that sends only its new message continues the stored conversation", TIMEOUT, async () => {
   const first = newAgent();
   addUserMessage(first, "My name is Alice");

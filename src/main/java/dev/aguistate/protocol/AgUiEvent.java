@@ -133,10 +133,14 @@ public sealed interface AgUiEvent {
         public EventType type() { return EventType.TOOL_CALL_END; }
     }
 
-    /** {@code content} is always a string; {@code messageId} becomes the id of the client's tool message. */
-    record ToolCallResult(String messageId, String toolCallId, String content, String role) implements AgUiEvent {
+    /**
+     * {@code content} is a string or (AG-UI 1.0) content parts, like a tool message's; {@code messageId} becomes the
+     * id of the client's tool message.
+     */
+    record ToolCallResult(String messageId, String toolCallId, MessageContent content, String role)
+            implements AgUiEvent {
         public ToolCallResult(String messageId, String toolCallId, String content) {
-            this(messageId, toolCallId, content, "tool");
+            this(messageId, toolCallId, new MessageContent.Text(content), "tool");
         }
         public EventType type() { return EventType.TOOL_CALL_RESULT; }
     }

@@ -245,6 +245,44 @@ class RunEndpointTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aToolResultOfContentPartsIsKeptAsSentAndItsImageReachesTheLlmAfterTheTurnsResults() {
+        stub.enqueue(StubResponse.stream().text("A cat on a sofa.").build());
+        String parts = """
+                [{"type":"text","text":"Screenshot taken","id":"p1","metadata":{"page":"home"}},
+                 {"type":"image","source":{"type":"data","value":"iVBORw0KGgo=","mimeType":"image/png"}},
+                 {"type":"document","source":{"type":"url","value":"https://example.com/a.pdf","mimeType":"application/pdf"}}]""";
+        RunRequests request = RunRequests.fresh().user("What is on my screen?")
+                .tool("take_screenshot", "Screenshot of the page", null)
+                .message(RunRequests.parse("""
+                        {"id":"a1","role":"assistant","toolCalls":[
+                          {"id":"c1","type":"function","function":{"name":"take_screenshot","arguments":"{}"}},
+                          {"id":"c2","type":"function","function":{"name":"take_screenshot","arguments":"{}"}}]}"""))
+                .message(RunRequests.parse("{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":"
+                        + parts + "}"))
+                .message(RunRequests.parse("{\"id\":\"t2\",\"role\":\"tool\",\"toolCallId\":\"c2\",\"content\":\"blank\"}"));
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        JsonNode messages = stub.lastRequest().get("messages");
+        List<String> roles = new ArrayList<>();
+        messages.forEach(m -> roles.add(m.get("role").asText()));
+        assertEquals(List.of("system", "user", "assistant", "tool", "tool", "user"), roles,
+                "OpenAI wants a turn's tool results together: the media follow them in a user message");
+        assertEquals("c1", messages.get(3).get("tool_call_id").asText());
+        assertTrue(messages.get(3).get("content").asText().startsWith("Screenshot taken"), messages.get(3).toString());
+        assertEquals("blank", messages.get(4).get("content").asText());
+        JsonNode media = messages.get(5).get("content");
+        assertTrue(media.at("/0/text").asText().contains("c1"), media.toString());
+        assertEquals("data:image/png;base64,iVBORw0KGgo=", media.at("/1/image_url/url").asText());
+        assertEquals(3, media.size(), "the text note, the image, the document: " + media);
+        JsonNode stored = storedThread(request.threadId()).get("messages");
+        assertEquals("t1", stored.get(2).get("id").asText());
+        assertEquals(RunRequests.parse("{\"c\":" + parts + "}").get("c"), stored.get(2).get("content"),
+                "the tool message is stored and returned as sent");
+    }
+
+    @Test
     void aFrontendToolCallLeftUnansweredGetsASyntheticResultForTheLlm() {
         stub.enqueue(StubResponse.stream().text("ok").build());
         RunRequests request = RunRequests.fresh().user("Make it blue")

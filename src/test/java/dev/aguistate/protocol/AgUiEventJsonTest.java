@@ -118,7 +118,7 @@ class AgUiEventJsonTest {
                 {"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\\"city\\":"}"""));
         cases.add(new Case(new AgUiEvent.ToolCallEnd("c1"), """
                 {"type":"TOOL_CALL_END","toolCallId":"c1"}"""));
-        cases.add(new Case(new AgUiEvent.ToolCallResult("m2", "c1", "{\"temp\":21}", "tool"), """
+        cases.add(new Case(new AgUiEvent.ToolCallResult("m2", "c1", "{\"temp\":21}"), """
                 {"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"c1","content":"{\\"temp\\":21}","role":"tool"}"""));
         cases.add(new Case(new AgUiEvent.ToolCallChunk("c1", "get_weather", "m1", "{}"), """
                 {"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"get_weather","parentMessageId":"m1",
@@ -401,6 +401,25 @@ class AgUiEventJsonTest {
         assertRoundTrip(event);
     }
 
+    // ------------------------------------------------------------------ content parts in tool results (AG-UI 1.0)
+
+    @Test
+    void toolCallResultCarriesContentPartsAsGiven() throws JsonProcessingException {
+        AgUiEvent event = new AgUiEvent.ToolCallResult("m2", "c1", new MessageContent.Parts(List.of(
+                new InputContent.TextPart("chart", "p1", json("{\"k\":1}")),
+                new InputContent.MediaPart("image", "p2", new InputContent.Source("data", "aGk=", "image/png"), null),
+                new InputContent.MediaPart("video", new InputContent.Source("url", "https://x/v.mp4", null), null),
+                new InputContent.MediaPart("audio", new InputContent.Source("file", "file-123", null, "openai"),
+                        null))), "tool");
+        assertWire("""
+                {"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"c1","role":"tool","content":[
+                  {"type":"text","text":"chart","id":"p1","metadata":{"k":1}},
+                  {"type":"image","id":"p2","source":{"type":"data","value":"aGk=","mimeType":"image/png"}},
+                  {"type":"video","source":{"type":"url","value":"https://x/v.mp4"}},
+                  {"type":"audio","source":{"type":"file","value":"file-123","provider":"openai"}}]}""", event);
+        assertRoundTrip(event);
+    }
+
     // ------------------------------------------------------------------ producer's protocol version
 
     @Test
@@ -440,7 +459,7 @@ class AgUiEventJsonTest {
 
     @Test
     void messagesSnapshotWithAllSevenRolesRoundTrips() throws JsonProcessingException {
-        UserContent multimodal = new UserContent.Parts(List.of(
+        MessageContent multimodal = new MessageContent.Parts(List.of(
                 new InputContent.TextPart("What is in this picture?"),
                 new InputContent.MediaPart("image",
                         new InputContent.Source("url", "https://example.com/cat.png", null), null),
@@ -455,7 +474,7 @@ class AgUiEventJsonTest {
                 new Message.Assistant("a2", "Done", List.of(new ToolCall("c2", "function",
                         new ToolCall.Function("f", "{}"), "ZW5jVA==", json("{\"m\":true}"))),
                         "bot", "ZW5jQQ==", json("{\"x\":[]}")),
-                new Message.Tool("t1", "{\"temp\":21}", "c1", "timeout", null, null),
+                new Message.Tool("t1", new MessageContent.Text("{\"temp\":21}"), "c1", "timeout", null, null),
                 new Message.Activity("ac1", "a2ui-surface", json("{\"title\":\"x\"}"), null),
                 new Message.Reasoning("r1", "thinking...", "ZW5jUg==", null)));
         assertWire("""

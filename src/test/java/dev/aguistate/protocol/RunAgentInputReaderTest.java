@@ -161,7 +161,7 @@ class RunAgentInputReaderTest {
         assertEquals("You are helpful", sys.content());
 
         Message.User user = assertInstanceOf(Message.User.class, m.get(2));
-        assertInstanceOf(UserContent.Text.class, user.content());
+        assertInstanceOf(MessageContent.Text.class, user.content());
         assertEquals("Weather in Paris?", user.content().text());
         assertEquals("alice", user.name());
 
@@ -174,7 +174,7 @@ class RunAgentInputReaderTest {
         assertEquals("{\"city\":\"Paris\"}", call.function().arguments());
 
         Message.Tool tool = assertInstanceOf(Message.Tool.class, m.get(4));
-        assertEquals("21C", tool.content());
+        assertEquals(new MessageContent.Text("21C"), tool.content());
         assertEquals("c1", tool.toolCallId());
         assertEquals("partial", tool.error());
 
@@ -216,7 +216,7 @@ class RunAgentInputReaderTest {
     }
 
     @Test
-    void readsMultimodalUserContent() {
+    void readsMultimodalMessageContent() {
         Message.User user = (Message.User) readMessages("""
                 [{"id":"u1","role":"user","content":[
                    {"type":"text","text":"Describe these"},
@@ -227,7 +227,7 @@ class RunAgentInputReaderTest {
                    {"type":"document","source":{"type":"url","value":"https://example.com/d.pdf"}},
                    {"type":"binary","mimeType":"image/png","url":"https://example.com/legacy.png"},
                    {"type":"text","text":"please"}]}]""").messages().get(0);
-        UserContent.Parts parts = assertInstanceOf(UserContent.Parts.class, user.content());
+        MessageContent.Parts parts = assertInstanceOf(MessageContent.Parts.class, user.content());
         List<InputContent> p = parts.parts();
         assertEquals(8, p.size());
 
@@ -264,15 +264,40 @@ class RunAgentInputReaderTest {
     }
 
     @Test
+    void readsAToolMessageOfContentPartsAndWritesItBackAsSent() {
+        String toolMessage = """
+                {"id":"t1","role":"tool","toolCallId":"c1","content":[
+                  {"type":"text","text":"Here is the chart","id":"p1","metadata":{"source":"plot"}},
+                  {"type":"image","id":"p2","source":{"type":"data","value":"aGk=","mimeType":"image/png"}},
+                  {"type":"audio","source":{"type":"url","value":"https://example.com/a.mp3"}},
+                  {"type":"video","source":{"type":"url","value":"https://example.com/v.mp4","mimeType":"video/mp4"}},
+                  {"type":"document","source":{"type":"file","value":"file-abc","provider":"openai",
+                                               "mimeType":"application/pdf"}}]}""";
+        Message.Tool tool = (Message.Tool) readMessages("[" + toolMessage + "]").messages().get(0);
+
+        MessageContent.Parts parts = assertInstanceOf(MessageContent.Parts.class, tool.content());
+        assertEquals("Here is the chart", parts.text());
+        assertEquals(new InputContent.Source("file", "file-abc", "application/pdf", "openai"),
+                ((InputContent.MediaPart) parts.parts().get(4)).source());
+        assertEquals(json(toolMessage), json(AgUiJson.write(tool)), "stored and returned as sent");
+    }
+
+    @Test
+    void aToolMessageWhoseContentIsNeitherAStringNorPartsIsRejectedNamingTheField() {
+        assertRejected(body("[{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":42}]", ""), false,
+                "messages[0].content", "a string or an array of content parts");
+    }
+
+    @Test
     void partsTextJoinsOnlyTheTextParts() {
-        UserContent.Parts parts = new UserContent.Parts(List.of(
+        MessageContent.Parts parts = new MessageContent.Parts(List.of(
                 new InputContent.TextPart("first"),
                 new InputContent.MediaPart("image", new InputContent.Source("url", "https://x/y.png", null), null),
                 new InputContent.TextPart("second")));
         assertEquals("first\nsecond", parts.text());
-        assertEquals("", new UserContent.Parts(List.of(
+        assertEquals("", new MessageContent.Parts(List.of(
                 new InputContent.BinaryPart("image/png", "f1", null, null, null))).text());
-        assertEquals("plain", new UserContent.Text("plain").text());
+        assertEquals("plain", new MessageContent.Text("plain").text());
     }
 
     @ParameterizedTest
