@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -79,8 +80,8 @@ class RunEndpointTest extends StubbedLlmTestBase {
     void backendToolRunsAndTheLlmSummarizes(long seed) {
         String arguments = "{\"location\":\"Paris\"}";
         stub.enqueue(StubResponse.stream().toolCall("call_1", "get_weather", arguments)
-                .randomArgumentSplits(seed).splitFramesAtBytes(seed).usage(20, 5).build());
-        stub.enqueue(StubResponse.stream().text("It is ", "mild in Paris.").usage(40, 8).build());
+                .randomArgumentSplits(seed).splitFramesAtBytes(seed).usage(20, 5, 16, 3).build());
+        stub.enqueue(StubResponse.stream().text("It is ", "mild in Paris.").usage(40, 8, 32, 0).build());
         RunRequests request = RunRequests.fresh().user("Weather in Paris?");
 
         SseClient.Stream stream = client.run("/agui/chat", request.json());
@@ -105,7 +106,11 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("Paris", weather.get("location").asText());
         String summaryId = stream.ofType("TEXT_MESSAGE_START").get(0).get("messageId").asText();
         assertNotEquals(start.get("parentMessageId").asText(), summaryId, "each LLM call is its own assistant message");
-        assertEquals(60, stream.last().at("/usage/0/inputTokens").asInt(), "usage sums both LLM calls");
+        ObjectNode counts = stream.last().at("/usage/0").deepCopy();
+        counts.remove(List.of("provider", "model"));
+        assertEquals(RunRequests.parse("""
+                {"inputTokens":60,"outputTokens":13,"totalTokens":73,"cachedInputTokens":48,"reasoningTokens":3}"""),
+                counts, "usage sums both LLM calls, with OpenAI's cached and reasoning details");
 
         // The second LLM call sees the assistant's tool call and the tool's result.
         assertEquals(2, stub.requests().size());
