@@ -29,6 +29,10 @@ import java.util.Set;
  * <ul>
  *   <li>system and developer messages become system messages; reasoning and activity messages are UI-only;</li>
  *   <li>multimodal parts the OpenAI wire accepts (image, audio, PDF) are passed on, others are described in text;</li>
+ *   <li>a part whose bytes are a file handle (AG-UI 1.0 {@code "file"} source, an id a provider issued) is dropped,
+ *       as the protocol says a peer that cannot resolve a handle does: langchain4j's OpenAI wire has no file-id
+ *       content, so not even an {@code "openai"} handle can be passed on ({@link #fileHandleParts} names them, so
+ *       that a run can warn once);</li>
  *   <li>a tool result with content parts: OpenAI tool messages are text only, so the tool message gets the text
  *       parts and a note, and the media parts follow in a user message after the round's tool results (a user
  *       message between the results of one assistant turn would be rejected);</li>
@@ -92,10 +96,33 @@ final class ConversationMapper {
         toolMedia.clear();
     }
 
+    /** The media parts the LLM can be given: every part but text and file handles. */
     private static List<InputContent> mediaParts(MessageContent content) {
-        return content instanceof MessageContent.Parts parts
-                ? parts.parts().stream().filter(p -> !(p instanceof InputContent.TextPart)).toList()
-                : List.of();
+        return parts(content).stream()
+                .filter(p -> !(p instanceof InputContent.TextPart) && !isFileHandle(p))
+                .toList();
+    }
+
+    private static List<InputContent> parts(MessageContent content) {
+        return content instanceof MessageContent.Parts parts ? parts.parts() : List.of();
+    }
+
+    private static boolean isFileHandle(InputContent part) {
+        return part instanceof InputContent.MediaPart media && media.source() != null
+                && "file".equals(media.source().type());
+    }
+
+    /** The file-handle parts of user and tool messages, which the LLM does not get: "document (issued by openai)". */
+    static List<String> fileHandleParts(List<Message> messages) {
+        List<String> dropped = new ArrayList<>();
+        for (Message message : messages) {
+            MessageContent content = message instanceof Message.User u ? u.content()
+                    : message instanceof Message.Tool t ? t.content() : null;
+            parts(content).stream().filter(ConversationMapper::isFileHandle).map(p -> (InputContent.MediaPart) p)
+                    .forEach(p -> dropped.add(p.type() + " (issued by "
+                            + (p.source().provider() == null ? "an unnamed provider" : p.source().provider()) + ")"));
+        }
+        return dropped;
     }
 
     private static UserMessage toolMediaMessage(String toolCallId, String toolName, List<InputContent> media) {
@@ -171,7 +198,9 @@ final class ConversationMapper {
         }
         List<Content> contents = new ArrayList<>();
         for (InputContent part : ((MessageContent.Parts) content).parts()) {
-            contents.add(content(part));
+            if (!isFileHandle(part)) {
+                contents.add(content(part));
+            }
         }
         if (contents.isEmpty()) {
             contents.add(TextContent.from(""));

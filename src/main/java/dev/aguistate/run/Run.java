@@ -81,6 +81,11 @@ final class Run {
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
+        List<String> fileHandles = ConversationMapper.fileHandleParts(start.conversation().added());
+        if (!fileHandles.isEmpty()) {
+            LOG.warnf("threadId=%s runId=%s: the LLM does not get %s: file handles cannot be passed on the OpenAI wire",
+                    input.threadId(), input.runId(), fileHandles);
+        }
     }
 
     private State startingState() {

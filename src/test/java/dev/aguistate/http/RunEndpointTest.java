@@ -288,6 +288,31 @@ class RunEndpointTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aFileHandleIsKeptInTheThreadButNotGivenToTheLlm() {
+        stub.enqueue(StubResponse.stream().text("Noted.").build());
+        String content = """
+                [{"type":"text","text":"Summarise these"},
+                 {"type":"document","source":{"type":"file","value":"file-abc123","provider":"openai",
+                                              "mimeType":"application/pdf"}},
+                 {"type":"image","source":{"type":"file","value":"files/xyz","provider":"gemini"}},
+                 {"type":"image","source":{"type":"url","value":"https://example.com/cat.png"}}]""";
+        RunRequests request = RunRequests.fresh()
+                .message(RunRequests.parse("{\"id\":\"u1\",\"role\":\"user\",\"content\":" + content + "}"));
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        JsonNode sent = stub.lastRequest().get("messages");
+        JsonNode user = sent.get(sent.size() - 1).get("content");
+        assertEquals(2, user.size(), "the text and the image by URL; the file handles are dropped: " + user);
+        assertEquals("Summarise these", user.at("/0/text").asText());
+        assertEquals("https://example.com/cat.png", user.at("/1/image_url/url").asText());
+        assertFalse(sent.toString().contains("file-abc123") || sent.toString().contains("files/xyz"), sent.toString());
+        assertEquals(RunRequests.parse("{\"c\":" + content + "}").get("c"),
+                storedThread(request.threadId()).at("/messages/0/content"), "the thread keeps the parts as sent");
+    }
+
+    @Test
     void aFrontendToolCallLeftUnansweredGetsASyntheticResultForTheLlm() {
         stub.enqueue(StubResponse.stream().text("ok").build());
         RunRequests request = RunRequests.fresh().user("Make it blue")

@@ -289,6 +289,20 @@ class RunAgentInputReaderTest {
     }
 
     @Test
+    void subagentAttributionOnMessagesIsTolerated() {
+        RunAgentInput in = readMessages("""
+                [{"id":"u1","role":"user","content":"hi","subagentRunId":"sub-1"},
+                 {"id":"a1","role":"assistant","subagentRunId":"sub-1","toolCalls":[
+                    {"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
+                 {"id":"t1","role":"tool","toolCallId":"c1","content":"ok","subagentRunId":"sub-1"},
+                 {"id":"r1","role":"reasoning","content":"hmm","subagentRunId":"sub-1"},
+                 {"id":"x1","role":"activity","activityType":"progress","content":{},"subagentRunId":"sub-1"},
+                 {"id":"s1","role":"system","content":"be brief"},
+                 {"id":"d1","role":"developer","content":"note"}]""");
+        assertEquals(List.of("u1", "a1", "t1", "r1", "x1", "s1", "d1"), in.messages().stream().map(Message::id).toList());
+    }
+
+    @Test
     void partsTextJoinsOnlyTheTextParts() {
         MessageContent.Parts parts = new MessageContent.Parts(List.of(
                 new InputContent.TextPart("first"),
