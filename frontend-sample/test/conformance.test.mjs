@@ -163,6 +163,7 @@ function assertCleanRun(rec) {
   assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
   assert.ok(rec.events.length >= 2, "expected at least RUN_STARTED and RUN_FINISHED");
   assert.equal(rec.events[0].type, "RUN_STARTED", "first event");
+  assert.equal(rec.events[0].protocolVersion, "1.0", "RUN_STARTED states the producer's AG-UI version");
   assert.equal(rec.events.at(-1).type, "RUN_FINISHED", "last event");
   assert.equal(ofType(rec, "RUN_STARTED").length, 1, "exactly one RUN_STARTED");
   assert.equal(ofType(rec, "RUN_FINISHED").length, 1, "exactly one RUN_FINISHED");
@@ -318,6 +319,8 @@ test("frontend tool: change_background is left to the client, then answered in a
   assert.deepEqual(ofType(run1, "TOOL_CALL_RESULT"), [], "no TOOL_CALL_RESULT for a frontend tool");
   assert.equal(run1.finished?.outcome, "success");
   assert.deepEqual(run1.finished.pendingToolCallIds, [call.id], "the tool call is left pending");
+  // the client would infer the list from the stream when absent: the server names it on the wire itself
+  assert.deepEqual(run1.events.at(-1).outcome?.pendingToolCallIds, [call.id], "RUN_FINISHED.outcome.pendingToolCallIds");
   const callMsg = agent.messages.find((m) => m.role === "assistant" && m.toolCalls?.some((t) => t.id === call.id));
   assert.ok(callMsg, `assistant message with the tool call: ${JSON.stringify(agent.messages)}`);
 
@@ -339,6 +342,28 @@ test("frontend tool: change_background is left to the client, then answered in a
     JSON.stringify(agent.messages),
   );
   assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("a frontend tool answers with content parts (AG-UI 1.0): accepted, kept as sent, restated to a new client", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Please change the background to blue");
+  const run1 = await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] });
+  assertCleanRun(run1);
+  const [call] = toolCalls(run1);
+  const parts = [
+    { type: "text", text: "Background changed to blue", id: "part-1", metadata: { by: "test" } },
+    { type: "image", source: { type: "data", value: "iVBORw0KGgo=", mimeType: "image/png" } },
+    { type: "document", source: { type: "url", value: "https://example.com/report.pdf", mimeType: "application/pdf" } },
+  ];
+  const toolMessageId = randomUUID();
+  agent.addMessage({ id: toolMessageId, role: "tool", toolCallId: call.id, content: parts });
+  assertCleanRun(await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] }));
+
+  // a client holding nothing gets the conversation restated, the tool message exactly as it was sent
+  const light = new HttpAgent({ url: CHAT_URL, threadId: agent.threadId });
+  addUserMessage(light, "Thanks");
+  assertCleanRun(await runAndRecord(light));
+  assert.deepEqual(light.messages.find((m) => m.id === toolMessageId)?.content, parts, JSON.stringify(light.messages));
 });
 
 test("a client that sends only its new message continues the stored conversation", TIMEOUT, async () => {
@@ -580,6 +605,7 @@ test("confirmation, confirm_changes form: the client answers the tool call in th
   const confirm = toolCalls(first).find((c) => c.name === "confirm_changes");
   assert.ok(confirm, "the server calls confirm_changes");
   assert.deepEqual(agent.pendingInterrupts, [], "this form leaves no interrupt pending");
+  assert.deepEqual(first.events.at(-1).outcome?.pendingToolCallIds, [confirm.id], "the confirm_changes call is pending");
 
   agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: confirm.id, content: JSON.stringify({ accepted: true }) });
   const second = await runAndRecord(agent, { tools: [confirmTool] });

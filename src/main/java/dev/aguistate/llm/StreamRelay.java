@@ -12,6 +12,7 @@ import dev.langchain4j.model.chat.response.CompleteToolCall;
 import dev.langchain4j.model.chat.response.PartialThinking;
 import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import dev.langchain4j.model.output.TokenUsage;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 
@@ -144,9 +145,7 @@ final class StreamRelay implements StreamingChatResponseHandler {
             fail(new ModelFailure(ModelFailure.Kind.OUTPUT_TRUNCATED, null));
         } else {
             releaseHeldToolCall();
-            TokenUsage usage = response.tokenUsage();
-            emitter.emit(new ModelEvent.Completed(usage == null ? null : new ModelUsage(response.modelName(),
-                    usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount()), finishReason(reason)));
+            emitter.emit(new ModelEvent.Completed(usage(response), finishReason(reason)));
             emitter.complete();
         }
     }
@@ -155,6 +154,25 @@ final class StreamRelay implements StreamingChatResponseHandler {
     public void onError(Throwable error) {
         // langchain4j may keep streaming after an error (e.g. one malformed chunk); the first error ends it.
         fail(ModelFailures.classify(error));
+    }
+
+    /**
+     * The response's counts, with the cached input ({@code usage.prompt_tokens_details.cached_tokens}) and reasoning
+     * ({@code usage.completion_tokens_details.reasoning_tokens}) tokens when the upstream reports them.
+     */
+    private static ModelUsage usage(ChatResponse response) {
+        TokenUsage usage = response.tokenUsage();
+        if (usage == null) {
+            return null;
+        }
+        Integer cached = null;
+        Integer reasoning = null;
+        if (usage instanceof OpenAiTokenUsage openAi) {
+            cached = openAi.inputTokensDetails() == null ? null : openAi.inputTokensDetails().cachedTokens();
+            reasoning = openAi.outputTokensDetails() == null ? null : openAi.outputTokensDetails().reasoningTokens();
+        }
+        return new ModelUsage(response.modelName(), usage.inputTokenCount(), usage.outputTokenCount(),
+                usage.totalTokenCount(), cached, reasoning);
     }
 
     private static FinishReason finishReason(dev.langchain4j.model.output.FinishReason reason) {

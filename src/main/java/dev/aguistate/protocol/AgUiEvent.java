@@ -54,13 +54,24 @@ import java.util.Objects;
 })
 public sealed interface AgUiEvent {
 
+    /** The AG-UI version whose events this server produces, stated on every RUN_STARTED. */
+    String PROTOCOL_VERSION = "1.0";
+
     /** The wire discriminator; a test checks it agrees with the {@code @JsonSubTypes} names. */
     @JsonIgnore
     EventType type();
 
     // ---- lifecycle ----
 
-    record RunStarted(String threadId, String runId, String parentRunId, RunAgentInput input) implements AgUiEvent {
+    /**
+     * {@code protocolVersion} is the version this server produces ({@link #PROTOCOL_VERSION}): the short
+     * constructors, which every run of this server uses, state it; the canonical one takes it as given.
+     */
+    record RunStarted(String threadId, String runId, String protocolVersion, String parentRunId, RunAgentInput input)
+            implements AgUiEvent {
+        public RunStarted(String threadId, String runId, String parentRunId, RunAgentInput input) {
+            this(threadId, runId, PROTOCOL_VERSION, parentRunId, input);
+        }
         public RunStarted(String threadId, String runId) { this(threadId, runId, null, null); }
         public EventType type() { return EventType.RUN_STARTED; }
     }
@@ -122,10 +133,14 @@ public sealed interface AgUiEvent {
         public EventType type() { return EventType.TOOL_CALL_END; }
     }
 
-    /** {@code content} is always a string; {@code messageId} becomes the id of the client's tool message. */
-    record ToolCallResult(String messageId, String toolCallId, String content, String role) implements AgUiEvent {
+    /**
+     * {@code content} is a string or (AG-UI 1.0) content parts, like a tool message's; {@code messageId} becomes the
+     * id of the client's tool message.
+     */
+    record ToolCallResult(String messageId, String toolCallId, MessageContent content, String role)
+            implements AgUiEvent {
         public ToolCallResult(String messageId, String toolCallId, String content) {
-            this(messageId, toolCallId, content, "tool");
+            this(messageId, toolCallId, new MessageContent.Text(content), "tool");
         }
         public EventType type() { return EventType.TOOL_CALL_RESULT; }
     }

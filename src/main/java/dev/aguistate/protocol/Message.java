@@ -46,16 +46,18 @@ public sealed interface Message {
         public String role() { return "assistant"; }
     }
 
-    record User(String id, UserContent content, String name, String encryptedValue, JsonNode metadata)
+    record User(String id, MessageContent content, String name, String encryptedValue, JsonNode metadata)
             implements Message {
-        public User(String id, String text) { this(id, new UserContent.Text(text), null, null, null); }
+        public User(String id, String text) { this(id, new MessageContent.Text(text), null, null, null); }
         public String role() { return "user"; }
     }
 
-    /** A tool result; {@code error} is set when the tool failed on the client. */
-    record Tool(String id, String content, String toolCallId, String error, String encryptedValue,
+    /** A tool result, a string or (AG-UI 1.0) content parts; {@code error} is set when the tool failed on the client. */
+    record Tool(String id, MessageContent content, String toolCallId, String error, String encryptedValue,
                 JsonNode metadata) implements Message {
-        public Tool(String id, String content, String toolCallId) { this(id, content, toolCallId, null, null, null); }
+        public Tool(String id, String content, String toolCallId) {
+            this(id, new MessageContent.Text(content), toolCallId, null, null, null);
+        }
         public String role() { return "tool"; }
     }
 

@@ -233,7 +233,7 @@ public final class RunAgentInputReader {
     }
 
     private static String describe(Class<?> type) {
-        if (UserContent.class.isAssignableFrom(type)) {
+        if (MessageContent.class.isAssignableFrom(type)) {
             return "a string or an array of content parts";
         }
         if (type == String.class) {

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
 
 /**
- * How a run finished: {@code {"type":"success"}}, {@code {"type":"interrupt","interrupts":[...]}}, or (AG-UI 1.0)
+ * How a run finished: {@code {"type":"success"}} (in AG-UI 1.0 with {@code pendingToolCallIds} when it left tool
+ * calls for the client to answer), {@code {"type":"interrupt","interrupts":[...]}}, or (AG-UI 1.0)
  * {@code {"type":"cancelled"}} when it was stopped before it was done.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
@@ -19,7 +20,14 @@ public sealed interface RunOutcome {
     RunOutcome SUCCESS = new Success();
     RunOutcome CANCELLED = new Cancelled();
 
-    record Success() implements RunOutcome {}
+    /** {@code pendingToolCallIds} is null (omitted) when no call waits, never an empty list. */
+    record Success(List<String> pendingToolCallIds) implements RunOutcome {
+        public Success {
+            pendingToolCallIds = pendingToolCallIds == null || pendingToolCallIds.isEmpty() ? null
+                    : List.copyOf(pendingToolCallIds);
+        }
+        public Success() { this(null); }
+    }
 
     record Interrupted(List<Interrupt> interrupts) implements RunOutcome {}
 

@@ -134,8 +134,22 @@ final class ConfirmationFlow {
                 : new RunOutcome.Interrupted(start.interrupts().open());
     }
 
-    /** The run's outcome: the interrupts it opened, unless they took the client-tool form. */
-    RunOutcome outcome() {
-        return opened.isEmpty() || clientConfirms ? RunOutcome.SUCCESS : new RunOutcome.Interrupted(List.copyOf(opened));
+    /**
+     * The run's outcome: the interrupts it opened, unless they took the client-tool form; then, or when it opened
+     * none, success naming the tool calls left for the client: {@code clientCalls} (the last round's frontend
+     * calls) and the {@value Confirmations#CONFIRM_CHANGES} calls it made, whose ids are the interrupts'.
+     */
+    RunOutcome outcome(List<String> clientCalls) {
+        if (opensInterrupts()) {
+            return new RunOutcome.Interrupted(List.copyOf(opened));
+        }
+        List<String> pending = new ArrayList<>(clientCalls);
+        opened.forEach(interrupt -> pending.add(interrupt.id()));
+        return new RunOutcome.Success(pending);
+    }
+
+    /** Whether the run opened interrupts the thread now waits for. */
+    boolean opensInterrupts() {
+        return !opened.isEmpty() && !clientConfirms;
     }
 }

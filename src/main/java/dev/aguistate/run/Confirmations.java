@@ -143,7 +143,7 @@ final class Confirmations {
         return messages.stream()
                 .filter(m -> m instanceof Message.Tool tool && interruptId.equals(tool.toolCallId()))
                 .map(m -> {
-                    JsonNode content = parseOrNull(((Message.Tool) m).content());
+                    JsonNode content = parseOrNull(((Message.Tool) m).content().text());
                     JsonNode approved = approval(content);
                     if (approved == null) {
                         throw invalidAnswer("the answer to " + CONFIRM_CHANGES + " call " + interruptId

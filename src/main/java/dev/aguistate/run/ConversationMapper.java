@@ -4,7 +4,7 @@ import dev.aguistate.protocol.Context;
 import dev.aguistate.protocol.InputContent;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
-import dev.aguistate.protocol.UserContent;
+import dev.aguistate.protocol.MessageContent;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.AudioContent;
@@ -29,6 +29,13 @@ import java.util.Set;
  * <ul>
  *   <li>system and developer messages become system messages; reasoning and activity messages are UI-only;</li>
  *   <li>multimodal parts the OpenAI wire accepts (image, audio, PDF) are passed on, others are described in text;</li>
+ *   <li>a part whose bytes are a file handle (AG-UI 1.0 {@code "file"} source, an id a provider issued) is dropped,
+ *       as the protocol says a peer that cannot resolve a handle does: langchain4j's OpenAI wire has no file-id
+ *       content, so not even an {@code "openai"} handle can be passed on ({@link #fileHandleParts} names them, so
+ *       that a run can warn once);</li>
+ *   <li>a tool result with content parts: OpenAI tool messages are text only, so the tool message gets the text
+ *       parts and a note, and the media parts follow in a user message after the round's tool results (a user
+ *       message between the results of one assistant turn would be rejected);</li>
  *   <li>an assistant tool call the client never answered (the user wrote instead of using the tool) gets a
  *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls;</li>
  *   <li>{@value Confirmations#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
@@ -38,6 +45,7 @@ import java.util.Set;
 final class ConversationMapper {
 
     static final String UNANSWERED_TOOL_CALL = "The tool call was not answered; the user continued the conversation instead.";
+    static final String ATTACHMENTS_FOLLOW = "[The result's attachments follow in the next message.]";
 
     private ConversationMapper() {}
 
@@ -46,13 +54,14 @@ final class ConversationMapper {
         Map<String, String> unanswered = new LinkedHashMap<>(); // tool call id -> tool name
         Map<String, String> toolNames = new LinkedHashMap<>();
         Set<String> confirmCalls = confirmCalls(messages);
+        List<ChatMessage> toolMedia = new ArrayList<>(); // user messages carrying tool results' media parts
         for (Message message : messages) {
             if (message instanceof Message.Tool t && confirmCalls.contains(t.toolCallId())
                     || message instanceof Message.Assistant a && onlyConfirms(a)) {
                 continue;
             }
             if (!(message instanceof Message.Tool)) {
-                answerOpenCalls(unanswered, out);
+                endToolResults(unanswered, toolMedia, out);
             }
             if (message instanceof Message.System s) {
                 addSystem(out, s.content());
@@ -64,13 +73,63 @@ final class ConversationMapper {
                 out.add(aiMessage(a, unanswered, toolNames));
             } else if (message instanceof Message.Tool t) {
                 unanswered.remove(t.toolCallId());
-                String content = t.error() == null ? t.content() : "Error: " + t.error();
-                out.add(ToolExecutionResultMessage.from(t.toolCallId(),
-                        toolNames.getOrDefault(t.toolCallId(), "unknown"), content));
+                String toolName = toolNames.getOrDefault(t.toolCallId(), "unknown");
+                List<InputContent> media = mediaParts(t.content());
+                String text = t.error() != null ? "Error: " + t.error()
+                        : media.isEmpty() ? t.content().text()
+                        : t.content().text().isEmpty() ? ATTACHMENTS_FOLLOW : t.content().text() + "\n" + ATTACHMENTS_FOLLOW;
+                out.add(ToolExecutionResultMessage.from(t.toolCallId(), toolName, text));
+                if (t.error() == null && !media.isEmpty()) {
+                    toolMedia.add(toolMediaMessage(t.toolCallId(), toolName, media));
+                }
             }
         }
-        answerOpenCalls(unanswered, out);
+        endToolResults(unanswered, toolMedia, out);
         return out;
+    }
+
+    /** After an assistant turn's tool results: the calls nobody answered, then the media the results carried. */
+    private static void endToolResults(Map<String, String> unanswered, List<ChatMessage> toolMedia,
+                                       List<ChatMessage> out) {
+        answerOpenCalls(unanswered, out);
+        out.addAll(toolMedia);
+        toolMedia.clear();
+    }
+
+    /** The media parts the LLM can be given: every part but text and file handles. */
+    private static List<InputContent> mediaParts(MessageContent content) {
+        return parts(content).stream()
+                .filter(p -> !(p instanceof InputContent.TextPart) && !isFileHandle(p))
+                .toList();
+    }
+
+    private static List<InputContent> parts(MessageContent content) {
+        return content instanceof MessageContent.Parts parts ? parts.parts() : List.of();
+    }
+
+    private static boolean isFileHandle(InputContent part) {
+        return part instanceof InputContent.MediaPart media && media.source() != null
+                && "file".equals(media.source().type());
+    }
+
+    /** The file-handle parts of user and tool messages, which the LLM does not get: "document (issued by openai)". */
+    static List<String> fileHandleParts(List<Message> messages) {
+        List<String> dropped = new ArrayList<>();
+        for (Message message : messages) {
+            MessageContent content = message instanceof Message.User u ? u.content()
+                    : message instanceof Message.Tool t ? t.content() : null;
+            parts(content).stream().filter(ConversationMapper::isFileHandle).map(p -> (InputContent.MediaPart) p)
+                    .forEach(p -> dropped.add(p.type() + " (issued by "
+                            + (p.source().provider() == null ? "an unnamed provider" : p.source().provider()) + ")"));
+        }
+        return dropped;
+    }
+
+    private static UserMessage toolMediaMessage(String toolCallId, String toolName, List<InputContent> media) {
+        List<Content> contents = new ArrayList<>();
+        contents.add(TextContent.from("Attachments of the result of tool call " + toolCallId + " (" + toolName + "):"));
+        media.forEach(part -> contents.add(content(part)));
+        return UserMessage.from(contents);
     }
 
     private static Set<String> confirmCalls(List<Message> messages) {
@@ -133,13 +192,15 @@ final class ConversationMapper {
         return AiMessage.builder().text(text).toolExecutionRequests(requests).build();
     }
 
-    private static UserMessage userMessage(UserContent content) {
-        if (content instanceof UserContent.Text text) {
+    private static UserMessage userMessage(MessageContent content) {
+        if (content instanceof MessageContent.Text text) {
             return UserMessage.from(text.text());
         }
         List<Content> contents = new ArrayList<>();
-        for (InputContent part : ((UserContent.Parts) content).parts()) {
-            contents.add(content(part));
+        for (InputContent part : ((MessageContent.Parts) content).parts()) {
+            if (!isFileHandle(part)) {
+                contents.add(content(part));
+            }
         }
         if (contents.isEmpty()) {
             contents.add(TextContent.from(""));

@@ -69,10 +69,10 @@ final class OfferedTools {
     RoundCalls sort(Collection<ToolCallState> calls) {
         List<ServerToolCall> serverCalls = new ArrayList<>();
         List<ServerToolCall> toConfirm = new ArrayList<>();
-        boolean waitsForClient = false;
+        List<String> clientCalls = new ArrayList<>();
         for (ToolCallState call : calls) {
             if (frontendTools.contains(call.name)) {
-                waitsForClient = true;
+                clientCalls.add(call.id);
                 continue;
             }
             BackendTool tool = agent.tool(call.name).orElse(null);
@@ -83,20 +83,25 @@ final class OfferedTools {
                 serverCalls.add(serverCall);
             }
         }
-        return new RoundCalls(calls.isEmpty(), serverCalls, waitsForClient, toConfirm);
+        return new RoundCalls(calls.isEmpty(), serverCalls, List.copyOf(clientCalls), toConfirm);
     }
 
     /**
      * @param none           the model called no tools: the run is complete
      * @param serverCalls    calls to execute here, in the model's order
-     * @param waitsForClient a frontend tool was called: the run ends and the client continues it
+     * @param clientCalls    ids of the frontend tool calls, in the model's order: the client answers them
      * @param toConfirm      calls that wait for the user's approval: the run asks, then ends
      */
-    record RoundCalls(boolean none, List<ServerToolCall> serverCalls, boolean waitsForClient,
+    record RoundCalls(boolean none, List<ServerToolCall> serverCalls, List<String> clientCalls,
                       List<ServerToolCall> toConfirm) {
 
+        /** A frontend tool was called: the run ends and the client continues it. */
+        boolean waitsForClient() {
+            return !clientCalls.isEmpty();
+        }
+
         boolean endRun() {
-            return waitsForClient || !toConfirm.isEmpty();
+            return waitsForClient() || !toConfirm.isEmpty();
         }
     }
 }

@@ -58,6 +58,8 @@ final class Run {
     private int rounds;
     private RoundKind kind;
     private StreamTranslation translation;
+    /** The frontend tool calls of the last round, which the client answers after the run. */
+    private List<String> clientCalls = List.of();
     /** The state as the client may see it when the current round started, to tell whether its tools changed it. */
     private JsonNode roundStartView;
 
@@ -79,6 +81,11 @@ final class Run {
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
+        List<String> fileHandles = ConversationMapper.fileHandleParts(start.conversation().added());
+        if (!fileHandles.isEmpty()) {
+            LOG.warnf("threadId=%s runId=%s: the LLM does not get %s: file handles cannot be passed on the OpenAI wire",
+                    input.threadId(), input.runId(), fileHandles);
+        }
     }
 
     private State startingState() {
@@ -232,6 +239,7 @@ final class Run {
         Round round = translation.round();
         transcript.addAssistantTurn(round);
         OfferedTools.RoundCalls calls = tools.sort(round.toolCalls.values());
+        clientCalls = calls.clientCalls();
         client.propose(calls.toConfirm().stream().flatMap(c -> agent.stateKeysOf(c.name()).stream())
                 .collect(Collectors.toSet()));
         return calls;
@@ -295,8 +303,7 @@ final class Run {
 
     /** Keeps the run's outcome (the final state and the whole conversation) before it is reported finished. */
     Uni<Void> commit() {
-        return start.journal().end(progress(),
-                confirmations.outcome() instanceof RunOutcome.Interrupted ? RunEnd.INTERRUPTED : RunEnd.SUCCESS);
+        return start.journal().end(progress(), confirmations.opensInterrupts() ? RunEnd.INTERRUPTED : RunEnd.SUCCESS);
     }
 
     /**
@@ -316,9 +323,9 @@ final class Run {
         return ending.finished(confirmations.stillWaiting());
     }
 
-    /** RUN_FINISHED, with the interrupts the run opened as its outcome. */
+    /** RUN_FINISHED, with the interrupts the run opened, or the tool calls it left the client, as its outcome. */
     AgUiEvent finished() {
-        return ending.finished(confirmations.outcome());
+        return ending.finished(confirmations.outcome(clientCalls));
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.aguistate.protocol.TokenUsage;
 import dev.langchain4j.exception.HttpException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -67,21 +68,25 @@ final class TerminalEvents {
         return root instanceof HttpException http ? "HTTP " + http.statusCode() : root.getClass().getSimpleName();
     }
 
-    /** Token usage of all rounds, summed; absent when the upstream reported none. */
+    /**
+     * Token usage of all rounds, summed count by count (AG-UI 1.0: usage is per run; cached and reasoning tokens
+     * are parts of the input and output totals); a count no round reported stays absent, and the whole usage is
+     * absent when the upstream reported none.
+     */
     private List<TokenUsage> usage() {
         if (usages.isEmpty()) {
             return null;
         }
         ModelUsage last = usages.get(usages.size() - 1);
-        return List.of(new TokenUsage(provider, last.model(),
-                sum(usages.stream().map(ModelUsage::inputTokens).toList()),
-                sum(usages.stream().map(ModelUsage::outputTokens).toList()),
-                sum(usages.stream().map(ModelUsage::totalTokens).toList()), null, null));
+        return List.of(new TokenUsage(provider, last.model(), sum(ModelUsage::inputTokens),
+                sum(ModelUsage::outputTokens), sum(ModelUsage::totalTokens), sum(ModelUsage::reasoningTokens),
+                sum(ModelUsage::cachedInputTokens)));
     }
 
-    private static Integer sum(List<Integer> counts) {
+    private Integer sum(Function<ModelUsage, Integer> field) {
         Integer total = null;
-        for (Integer count : counts) {
+        for (ModelUsage usage : usages) {
+            Integer count = field.apply(usage);
             if (count != null) {
                 total = total == null ? count : total + count;
             }

@@ -152,7 +152,7 @@ final class RunProjection {
             turn.calls.add(new ToolCall(call.id(), call.name(), call.args().toString()));
             messages.put(turn.id, turn.message());
         } else if (event instanceof AgUiEvent.ToolCallResult e) {
-            messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId()));
+            messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId(), null, null, null));
         } else if (event instanceof AgUiEvent.ReasoningStart e) {
             reasoningPhases.add(e.messageId());
         } else if (event instanceof AgUiEvent.ReasoningEnd e) {

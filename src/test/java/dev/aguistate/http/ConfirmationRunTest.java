@@ -291,6 +291,9 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
                 .map(s -> s.get("toolCallName").asText()).toList());
         assertEquals("success", asked.stream().last().at("/outcome/type").asText());
         String confirmId = starts.get(1).get("toolCallId").asText();
+        assertEquals(RunRequests.JSON.valueToTree(List.of(confirmId)),
+                asked.stream().last().at("/outcome/pendingToolCallIds"),
+                "the confirm_changes call is left for the client to answer");
 
         stub.enqueue(StubResponse.stream().text("Saved.").build());
         RunRequests next = asked.next("run-accept");

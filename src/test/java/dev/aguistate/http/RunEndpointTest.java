@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -49,6 +50,7 @@ class RunEndpointTest extends StubbedLlmTestBase {
                     "every frame carries its cursor, numbered from 1: " + frames[i]);
         }
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        assertEquals("1.0", stream.events().get(0).path("protocolVersion").asText(), "the producer's AG-UI version");
         assertEquals(List.of("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT",
                 "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), stream.types());
         assertEquals("Hello world", stream.ofType("TEXT_MESSAGE_CONTENT").stream()
@@ -78,8 +80,8 @@ class RunEndpointTest extends StubbedLlmTestBase {
     void backendToolRunsAndTheLlmSummarizes(long seed) {
         String arguments = "{\"location\":\"Paris\"}";
         stub.enqueue(StubResponse.stream().toolCall("call_1", "get_weather", arguments)
-                .randomArgumentSplits(seed).splitFramesAtBytes(seed).usage(20, 5).build());
-        stub.enqueue(StubResponse.stream().text("It is ", "mild in Paris.").usage(40, 8).build());
+                .randomArgumentSplits(seed).splitFramesAtBytes(seed).usage(20, 5, 16, 3).build());
+        stub.enqueue(StubResponse.stream().text("It is ", "mild in Paris.").usage(40, 8, 32, 0).build());
         RunRequests request = RunRequests.fresh().user("Weather in Paris?");
 
         SseClient.Stream stream = client.run("/agui/chat", request.json());
@@ -104,7 +106,11 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("Paris", weather.get("location").asText());
         String summaryId = stream.ofType("TEXT_MESSAGE_START").get(0).get("messageId").asText();
         assertNotEquals(start.get("parentMessageId").asText(), summaryId, "each LLM call is its own assistant message");
-        assertEquals(60, stream.last().at("/usage/0/inputTokens").asInt(), "usage sums both LLM calls");
+        ObjectNode counts = stream.last().at("/usage/0").deepCopy();
+        counts.remove(List.of("provider", "model"));
+        assertEquals(RunRequests.parse("""
+                {"inputTokens":60,"outputTokens":13,"totalTokens":73,"cachedInputTokens":48,"reasoningTokens":3}"""),
+                counts, "usage sums both LLM calls, with OpenAI's cached and reasoning details");
 
         // The second LLM call sees the assistant's tool call and the tool's result.
         assertEquals(2, stub.requests().size());
@@ -241,6 +247,69 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("get_weather", messages.get(5).at("/tool_calls/0/function/name").asText());
         assertEquals("cold", messages.get(6).get("content").asText());
         assertEquals("And now?", messages.get(7).get("content").asText());
+    }
+
+    @Test
+    void aToolResultOfContentPartsIsKeptAsSentAndItsImageReachesTheLlmAfterTheTurnsResults() {
+        stub.enqueue(StubResponse.stream().text("A cat on a sofa.").build());
+        String parts = """
+                [{"type":"text","text":"Screenshot taken","id":"p1","metadata":{"page":"home"}},
+                 {"type":"image","source":{"type":"data","value":"iVBORw0KGgo=","mimeType":"image/png"}},
+                 {"type":"document","source":{"type":"url","value":"https://example.com/a.pdf","mimeType":"application/pdf"}}]""";
+        RunRequests request = RunRequests.fresh().user("What is on my screen?")
+                .tool("take_screenshot", "Screenshot of the page", null)
+                .message(RunRequests.parse("""
+                        {"id":"a1","role":"assistant","toolCalls":[
+                          {"id":"c1","type":"function","function":{"name":"take_screenshot","arguments":"{}"}},
+                          {"id":"c2","type":"function","function":{"name":"take_screenshot","arguments":"{}"}}]}"""))
+                .message(RunRequests.parse("{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":"
+                        + parts + "}"))
+                .message(RunRequests.parse("{\"id\":\"t2\",\"role\":\"tool\",\"toolCallId\":\"c2\",\"content\":\"blank\"}"));
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        JsonNode messages = stub.lastRequest().get("messages");
+        List<String> roles = new ArrayList<>();
+        messages.forEach(m -> roles.add(m.get("role").asText()));
+        assertEquals(List.of("system", "user", "assistant", "tool", "tool", "user"), roles,
+                "OpenAI wants a turn's tool results together: the media follow them in a user message");
+        assertEquals("c1", messages.get(3).get("tool_call_id").asText());
+        assertTrue(messages.get(3).get("content").asText().startsWith("Screenshot taken"), messages.get(3).toString());
+        assertEquals("blank", messages.get(4).get("content").asText());
+        JsonNode media = messages.get(5).get("content");
+        assertTrue(media.at("/0/text").asText().contains("c1"), media.toString());
+        assertEquals("data:image/png;base64,iVBORw0KGgo=", media.at("/1/image_url/url").asText());
+        assertEquals(3, media.size(), "the text note, the image, the document: " + media);
+        JsonNode stored = storedThread(request.threadId()).get("messages");
+        assertEquals("t1", stored.get(2).get("id").asText());
+        assertEquals(RunRequests.parse("{\"c\":" + parts + "}").get("c"), stored.get(2).get("content"),
+                "the tool message is stored and returned as sent");
+    }
+
+    @Test
+    void aFileHandleIsKeptInTheThreadButNotGivenToTheLlm() {
+        stub.enqueue(StubResponse.stream().text("Noted.").build());
+        String content = """
+                [{"type":"text","text":"Summarise these"},
+                 {"type":"document","source":{"type":"file","value":"file-abc123","provider":"openai",
+                                              "mimeType":"application/pdf"}},
+                 {"type":"image","source":{"type":"file","value":"files/xyz","provider":"gemini"}},
+                 {"type":"image","source":{"type":"url","value":"https://example.com/cat.png"}}]""";
+        RunRequests request = RunRequests.fresh()
+                .message(RunRequests.parse("{\"id\":\"u1\",\"role\":\"user\",\"content\":" + content + "}"));
+
+        SseClient.Stream stream = client.run("/agui", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        JsonNode sent = stub.lastRequest().get("messages");
+        JsonNode user = sent.get(sent.size() - 1).get("content");
+        assertEquals(2, user.size(), "the text and the image by URL; the file handles are dropped: " + user);
+        assertEquals("Summarise these", user.at("/0/text").asText());
+        assertEquals("https://example.com/cat.png", user.at("/1/image_url/url").asText());
+        assertFalse(sent.toString().contains("file-abc123") || sent.toString().contains("files/xyz"), sent.toString());
+        assertEquals(RunRequests.parse("{\"c\":" + content + "}").get("c"),
+                storedThread(request.threadId()).at("/messages/0/content"), "the thread keeps the parts as sent");
     }
 
     @Test

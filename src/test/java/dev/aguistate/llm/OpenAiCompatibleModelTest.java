@@ -173,6 +173,17 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
     }
 
     @Test
+    void cachedAndReasoningTokenDetailsAreReadWhenTheUpstreamReportsThem() {
+        StubbedModel upstream = start();
+        upstream.stub.enqueue(StubResponse.stream().text("ok").usage(120, 40, 100, 25).build());
+
+        List<ModelEvent> events = upstream.stream().awaitCompletion(WAIT).getItems();
+
+        assertEquals(new ModelEvent.Completed(new ModelUsage("gpt-test", 120, 40, 160, 100, 25), FinishReason.STOP),
+                events.get(events.size() - 1));
+    }
+
+    @Test
     void aSilentUpstreamEndsWithIdleTimeoutAndIsDisconnected() {
         StubbedModel upstream = start("idle-timeout", "300ms");
         upstream.stub.enqueue(StubResponse.stream().text("thinking", "never sent").stallAfter(2).build());

@@ -81,7 +81,7 @@ class AgUiEventJsonTest {
                 json("{\"k\":\"v\"}"),
                 List.of(new ResumeEntry("i1", "resolved", json("{\"ok\":true}"), null)));
         cases.add(new Case(new AgUiEvent.RunStarted("t1", "r2", "r1", input), """
-                {"type":"RUN_STARTED","threadId":"t1","runId":"r2","parentRunId":"r1",
+                {"type":"RUN_STARTED","threadId":"t1","runId":"r2","protocolVersion":"1.0","parentRunId":"r1",
                  "input":{"threadId":"t1","runId":"r2","parentRunId":"r1","state":{"count":1},
                           "messages":[{"id":"u1","role":"user","content":"hi"}],
                           "tools":[{"name":"get_weather","description":"Get the weather",
@@ -118,7 +118,7 @@ class AgUiEventJsonTest {
                 {"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\\"city\\":"}"""));
         cases.add(new Case(new AgUiEvent.ToolCallEnd("c1"), """
                 {"type":"TOOL_CALL_END","toolCallId":"c1"}"""));
-        cases.add(new Case(new AgUiEvent.ToolCallResult("m2", "c1", "{\"temp\":21}", "tool"), """
+        cases.add(new Case(new AgUiEvent.ToolCallResult("m2", "c1", "{\"temp\":21}"), """
                 {"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"c1","content":"{\\"temp\\":21}","role":"tool"}"""));
         cases.add(new Case(new AgUiEvent.ToolCallChunk("c1", "get_weather", "m1", "{}"), """
                 {"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"get_weather","parentMessageId":"m1",
@@ -246,7 +246,7 @@ class AgUiEventJsonTest {
 
     static Stream<Case> eventsWithNullOptionals() {
         return Stream.of(
-                new Case(new AgUiEvent.RunStarted("t", "r"), """
+                new Case(new AgUiEvent.RunStarted("t", "r", null, null, null), """
                         {"type":"RUN_STARTED","threadId":"t","runId":"r"}"""),
                 new Case(new AgUiEvent.RunFinished("t", "r", null, null, null), """
                         {"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""),
@@ -293,7 +293,7 @@ class AgUiEventJsonTest {
                 new Case(new AgUiEvent.RunStarted("t", "r", null, new RunAgentInput("t", "r", null, null,
                         List.of(), List.of(new Tool("noop", "does nothing", null, null)), List.of(), null,
                         List.of(new ResumeEntry("i1", "cancelled", null, null)))), """
-                        {"type":"RUN_STARTED","threadId":"t","runId":"r",
+                        {"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0",
                          "input":{"threadId":"t","runId":"r","messages":[],
                                   "tools":[{"name":"noop","description":"does nothing"}],"context":[],
                                   "resume":[{"interruptId":"i1","status":"cancelled"}]}}"""));
@@ -371,6 +371,17 @@ class AgUiEventJsonTest {
     }
 
     @Test
+    void successOutcomeNamesThePendingToolCallsWhenThereAreAny() throws JsonProcessingException {
+        AgUiEvent event = new AgUiEvent.RunFinished("t", "r", null, new RunOutcome.Success(List.of("c1", "c2")), null);
+        assertWire("""
+                {"type":"RUN_FINISHED","threadId":"t","runId":"r",
+                 "outcome":{"type":"success","pendingToolCallIds":["c1","c2"]}}""", event);
+        assertRoundTrip(event);
+        assertEquals(json("{\"type\":\"success\"}"), written(new RunOutcome.Success(List.of())),
+                "an empty list is no pending call: omitted");
+    }
+
+    @Test
     void interruptOutcomeWithFullInterruptRoundTrips() throws JsonProcessingException {
         Interrupt interrupt = new Interrupt("int-1", "tool_call", "Approve sending the email?", "c1",
                 json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}},\"required\":[\"approved\"]}"),
@@ -388,6 +399,32 @@ class AgUiEventJsonTest {
                           {"provider":"anthropic","model":"claude","inputTokens":1,"outputTokens":2,"totalTokens":3}]}"""
                 .formatted(FULL_USAGE_JSON), event);
         assertRoundTrip(event);
+    }
+
+    // ------------------------------------------------------------------ content parts in tool results (AG-UI 1.0)
+
+    @Test
+    void toolCallResultCarriesContentPartsAsGiven() throws JsonProcessingException {
+        AgUiEvent event = new AgUiEvent.ToolCallResult("m2", "c1", new MessageContent.Parts(List.of(
+                new InputContent.TextPart("chart", "p1", json("{\"k\":1}")),
+                new InputContent.MediaPart("image", "p2", new InputContent.Source("data", "aGk=", "image/png"), null),
+                new InputContent.MediaPart("video", new InputContent.Source("url", "https://x/v.mp4", null), null),
+                new InputContent.MediaPart("audio", new InputContent.Source("file", "file-123", null, "openai"),
+                        null))), "tool");
+        assertWire("""
+                {"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"c1","role":"tool","content":[
+                  {"type":"text","text":"chart","id":"p1","metadata":{"k":1}},
+                  {"type":"image","id":"p2","source":{"type":"data","value":"aGk=","mimeType":"image/png"}},
+                  {"type":"video","source":{"type":"url","value":"https://x/v.mp4"}},
+                  {"type":"audio","source":{"type":"file","value":"file-123","provider":"openai"}}]}""", event);
+        assertRoundTrip(event);
+    }
+
+    // ------------------------------------------------------------------ producer's protocol version
+
+    @Test
+    void runStartedOfThisServerStatesTheProtocolVersionItProduces() {
+        assertEquals("1.0", written(new AgUiEvent.RunStarted("t", "r")).path("protocolVersion").asText());
     }
 
     // ------------------------------------------------------------------ fixed roles
@@ -422,7 +459,7 @@ class AgUiEventJsonTest {
 
     @Test
     void messagesSnapshotWithAllSevenRolesRoundTrips() throws JsonProcessingException {
-        UserContent multimodal = new UserContent.Parts(List.of(
+        MessageContent multimodal = new MessageContent.Parts(List.of(
                 new InputContent.TextPart("What is in this picture?"),
                 new InputContent.MediaPart("image",
                         new InputContent.Source("url", "https://example.com/cat.png", null), null),
@@ -437,7 +474,7 @@ class AgUiEventJsonTest {
                 new Message.Assistant("a2", "Done", List.of(new ToolCall("c2", "function",
                         new ToolCall.Function("f", "{}"), "ZW5jVA==", json("{\"m\":true}"))),
                         "bot", "ZW5jQQ==", json("{\"x\":[]}")),
-                new Message.Tool("t1", "{\"temp\":21}", "c1", "timeout", null, null),
+                new Message.Tool("t1", new MessageContent.Text("{\"temp\":21}"), "c1", "timeout", null, null),
                 new Message.Activity("ac1", "a2ui-surface", json("{\"title\":\"x\"}"), null),
                 new Message.Reasoning("r1", "thinking...", "ZW5jUg==", null)));
         assertWire("""

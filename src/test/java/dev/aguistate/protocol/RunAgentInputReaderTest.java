@@ -82,11 +82,12 @@ class RunAgentInputReaderTest {
         assertNull(in.forwardedProps());
     }
 
-    @Test
-    void ignoresUnknownTopLevelFields() {
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0.58", "1.0"})
+    void acceptsAnyProtocolVersionAndIgnoresUnknownTopLevelFields(String version) {
         RunAgentInput in = read("""
-                {"protocolVersion":"0.0.58","foo":{"bar":[1,2]},"threadId":"t1","runId":"r1","messages":[],
-                 "tools":[],"context":[]}""");
+                {"protocolVersion":"%s","foo":{"bar":[1,2]},"threadId":"t1","runId":"r1","messages":[],
+                 "tools":[],"context":[]}""".formatted(version));
         assertEquals("t1", in.threadId());
     }
 
@@ -160,7 +161,7 @@ class RunAgentInputReaderTest {
         assertEquals("You are helpful", sys.content());
 
         Message.User user = assertInstanceOf(Message.User.class, m.get(2));
-        assertInstanceOf(UserContent.Text.class, user.content());
+        assertInstanceOf(MessageContent.Text.class, user.content());
         assertEquals("Weather in Paris?", user.content().text());
         assertEquals("alice", user.name());
 
@@ -173,7 +174,7 @@ class RunAgentInputReaderTest {
         assertEquals("{\"city\":\"Paris\"}", call.function().arguments());
 
         Message.Tool tool = assertInstanceOf(Message.Tool.class, m.get(4));
-        assertEquals("21C", tool.content());
+        assertEquals(new MessageContent.Text("21C"), tool.content());
         assertEquals("c1", tool.toolCallId());
         assertEquals("partial", tool.error());
 
@@ -215,7 +216,7 @@ class RunAgentInputReaderTest {
     }
 
     @Test
-    void readsMultimodalUserContent() {
+    void readsMultimodalMessageContent() {
         Message.User user = (Message.User) readMessages("""
                 [{"id":"u1","role":"user","content":[
                    {"type":"text","text":"Describe these"},
@@ -226,7 +227,7 @@ class RunAgentInputReaderTest {
                    {"type":"document","source":{"type":"url","value":"https://example.com/d.pdf"}},
                    {"type":"binary","mimeType":"image/png","url":"https://example.com/legacy.png"},
                    {"type":"text","text":"please"}]}]""").messages().get(0);
-        UserContent.Parts parts = assertInstanceOf(UserContent.Parts.class, user.content());
+        MessageContent.Parts parts = assertInstanceOf(MessageContent.Parts.class, user.content());
         List<InputContent> p = parts.parts();
         assertEquals(8, p.size());
 
@@ -263,15 +264,54 @@ class RunAgentInputReaderTest {
     }
 
     @Test
+    void readsAToolMessageOfContentPartsAndWritesItBackAsSent() {
+        String toolMessage = """
+                {"id":"t1","role":"tool","toolCallId":"c1","content":[
+                  {"type":"text","text":"Here is the chart","id":"p1","metadata":{"source":"plot"}},
+                  {"type":"image","id":"p2","source":{"type":"data","value":"aGk=","mimeType":"image/png"}},
+                  {"type":"audio","source":{"type":"url","value":"https://example.com/a.mp3"}},
+                  {"type":"video","source":{"type":"url","value":"https://example.com/v.mp4","mimeType":"video/mp4"}},
+                  {"type":"document","source":{"type":"file","value":"file-abc","provider":"openai",
+                                               "mimeType":"application/pdf"}}]}""";
+        Message.Tool tool = (Message.Tool) readMessages("[" + toolMessage + "]").messages().get(0);
+
+        MessageContent.Parts parts = assertInstanceOf(MessageContent.Parts.class, tool.content());
+        assertEquals("Here is the chart", parts.text());
+        assertEquals(new InputContent.Source("file", "file-abc", "application/pdf", "openai"),
+                ((InputContent.MediaPart) parts.parts().get(4)).source());
+        assertEquals(json(toolMessage), json(AgUiJson.write(tool)), "stored and returned as sent");
+    }
+
+    @Test
+    void aToolMessageWhoseContentIsNeitherAStringNorPartsIsRejectedNamingTheField() {
+        assertRejected(body("[{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":42}]", ""), false,
+                "messages[0].content", "a string or an array of content parts");
+    }
+
+    @Test
+    void subagentAttributionOnMessagesIsTolerated() {
+        RunAgentInput in = readMessages("""
+                [{"id":"u1","role":"user","content":"hi","subagentRunId":"sub-1"},
+                 {"id":"a1","role":"assistant","subagentRunId":"sub-1","toolCalls":[
+                    {"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
+                 {"id":"t1","role":"tool","toolCallId":"c1","content":"ok","subagentRunId":"sub-1"},
+                 {"id":"r1","role":"reasoning","content":"hmm","subagentRunId":"sub-1"},
+                 {"id":"x1","role":"activity","activityType":"progress","content":{},"subagentRunId":"sub-1"},
+                 {"id":"s1","role":"system","content":"be brief"},
+                 {"id":"d1","role":"developer","content":"note"}]""");
+        assertEquals(List.of("u1", "a1", "t1", "r1", "x1", "s1", "d1"), in.messages().stream().map(Message::id).toList());
+    }
+
+    @Test
     void partsTextJoinsOnlyTheTextParts() {
-        UserContent.Parts parts = new UserContent.Parts(List.of(
+        MessageContent.Parts parts = new MessageContent.Parts(List.of(
                 new InputContent.TextPart("first"),
                 new InputContent.MediaPart("image", new InputContent.Source("url", "https://x/y.png", null), null),
                 new InputContent.TextPart("second")));
         assertEquals("first\nsecond", parts.text());
-        assertEquals("", new UserContent.Parts(List.of(
+        assertEquals("", new MessageContent.Parts(List.of(
                 new InputContent.BinaryPart("image/png", "f1", null, null, null))).text());
-        assertEquals("plain", new UserContent.Text("plain").text());
+        assertEquals("plain", new MessageContent.Text("plain").text());
     }
 
     @ParameterizedTest

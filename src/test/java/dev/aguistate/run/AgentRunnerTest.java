@@ -106,6 +106,8 @@ class AgentRunnerTest {
         List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(input, journal));
 
         assertFalse(RunFixtures.types(events).contains("TOOL_CALL_RESULT"));
+        assertEquals(new RunOutcome.Success(List.of("c1")), ((AgUiEvent.RunFinished) last(events)).outcome(),
+                "the run names the call it leaves the client");
         assertEquals(1, model.requests.size());
         Message.Assistant call = (Message.Assistant) journal.commits.get(0).messages().get(1);
         assertEquals("change_background", call.toolCalls().get(0).function().name());

@@ -47,6 +47,7 @@ class OfferedToolsTest {
         assertEquals(List.of("c1", "c4"), calls.serverCalls().stream().map(ServerToolCall::id).toList());
         assertNull(calls.serverCalls().get(1).tool());
         assertEquals(List.of("c2"), calls.toConfirm().stream().map(ServerToolCall::id).toList());
+        assertEquals(List.of("c3"), calls.clientCalls());
         assertTrue(calls.waitsForClient());
         assertTrue(calls.endRun());
         assertFalse(calls.none());

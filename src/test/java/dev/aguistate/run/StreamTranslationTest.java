@@ -185,6 +185,19 @@ class StreamTranslationTest {
         assertEquals(List.of(new TokenUsage("test", "m", 30, 2, 35, null, null)), usage);
     }
 
+    @Test
+    void cachedAndReasoningTokensAreSummedOverTheRoundsThatReportThem() {
+        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 100, 30, 130, 80, 20),
+                FinishReason.TOOL_CALLS));
+        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 150, 10, 160), FinishReason.STOP));
+        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 160, 12, 172, 150, 0),
+                FinishReason.STOP));
+
+        List<TokenUsage> usage = ((AgUiEvent.RunFinished) ending.finished(RunOutcome.SUCCESS)).usage();
+        assertEquals(List.of(new TokenUsage("test", "m", 410, 52, 462, 20, 230)), usage,
+                "reasoning 20 + 0 of 52 output tokens, cached 80 + 150 of 410 input tokens");
+    }
+
     /** A model event the translation does not know must fail here, not vanish from the stream. */
     @Test
     void everyKindOfModelEventIsTranslated() throws Exception {

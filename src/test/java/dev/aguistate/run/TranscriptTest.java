@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.ToolCall;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class TranscriptTest {
         Message.Tool recorded = (Message.Tool) transcript.messages().get(2);
         assertEquals(recorded.id(), result.messageId());
         assertEquals("c1", result.toolCallId());
-        assertEquals("done", recorded.content());
+        assertEquals(new MessageContent.Text("done"), recorded.content());
     }
 
     @Test

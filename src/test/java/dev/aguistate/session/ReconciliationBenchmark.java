@@ -63,7 +63,7 @@ public class ReconciliationBenchmark {
             return new Message.Assistant(a.id(), a.content(), a.toolCalls() == null ? null : List.copyOf(a.toolCalls()));
         }
         Message.Tool t = (Message.Tool) message;
-        return new Message.Tool(t.id(), new String(t.content()), t.toolCallId());
+        return new Message.Tool(t.id(), new String(t.content().text()), t.toolCallId());
     }
 
     @Benchmark

@@ -35,7 +35,7 @@ class RunProjectionTest {
             new AgUiEvent.ToolCallArgs("c1", "{\"day\":"),
             new AgUiEvent.ToolCallArgs("c1", "\"Mon\"}"),
             new AgUiEvent.ToolCallEnd("c1"),
-            new AgUiEvent.ToolCallResult("m2", "c1", "added", "tool"),
+            new AgUiEvent.ToolCallResult("m2", "c1", "added"),
             new AgUiEvent.StateDelta(List.of(PatchOperation.add("/plan/0", AgUiJson.tree("{\"day\":\"Mon\"}")))),
             new AgUiEvent.TextMessageStart("a2", "assistant", null),
             new AgUiEvent.TextMessageContent("a2", "Monday is "),

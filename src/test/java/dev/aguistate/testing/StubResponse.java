@@ -286,12 +286,20 @@ public final class StubResponse {
 
     private record ToolCall(String id, String name, String arguments, List<String> argumentFragments) {}
 
-    private record Usage(int promptTokens, int completionTokens) {
+    /** {@code cachedTokens} and {@code reasoningTokens} are the details OpenAI adds when it has them, else null. */
+    private record Usage(int promptTokens, int completionTokens, Integer cachedTokens, Integer reasoningTokens) {
         ObjectNode toJson() {
-            return JSON.createObjectNode()
+            ObjectNode usage = JSON.createObjectNode()
                     .put("prompt_tokens", promptTokens)
                     .put("completion_tokens", completionTokens)
                     .put("total_tokens", promptTokens + completionTokens);
+            if (cachedTokens != null) {
+                usage.putObject("prompt_tokens_details").put("cached_tokens", cachedTokens);
+            }
+            if (reasoningTokens != null) {
+                usage.putObject("completion_tokens_details").put("reasoning_tokens", reasoningTokens);
+            }
+            return usage;
         }
     }
 
@@ -386,7 +394,13 @@ public final class StubResponse {
 
         /** Adds the final usage chunk (streaming) or {@code usage} object (non-streaming). */
         public Builder usage(int promptTokens, int completionTokens) {
-            this.usage = new Usage(promptTokens, completionTokens);
+            this.usage = new Usage(promptTokens, completionTokens, null, null);
+            return this;
+        }
+
+        /** Usage with OpenAI's details: cached prompt tokens and reasoning tokens, parts of the two counts. */
+        public Builder usage(int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens) {
+            this.usage = new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
             return this;
         }
 

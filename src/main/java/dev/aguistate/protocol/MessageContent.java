@@ -10,16 +10,20 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A user message's content: a plain string, or multimodal parts (text, image, audio, video, document, binary). */
-@JsonDeserialize(using = UserContent.Deserializer.class)
-public sealed interface UserContent {
+/**
+ * The content of a user or tool message (and of {@code TOOL_CALL_RESULT}): a plain string, or content parts (text,
+ * image, audio, video, document; the legacy binary part in user messages). Kept as sent, so that what a client
+ * stored is what it gets back.
+ */
+@JsonDeserialize(using = MessageContent.Deserializer.class)
+public sealed interface MessageContent {
 
     /** The content as plain text: the string itself, or the text parts joined by newlines. */
     String text();
 
-    record Text(@JsonValue String text) implements UserContent {}
+    record Text(@JsonValue String text) implements MessageContent {}
 
-    record Parts(@JsonValue List<InputContent> parts) implements UserContent {
+    record Parts(@JsonValue List<InputContent> parts) implements MessageContent {
         public String text() {
             List<String> texts = new ArrayList<>();
             for (InputContent part : parts) {
@@ -31,9 +35,9 @@ public sealed interface UserContent {
         }
     }
 
-    final class Deserializer extends JsonDeserializer<UserContent> {
+    final class Deserializer extends JsonDeserializer<MessageContent> {
         @Override
-        public UserContent deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public MessageContent deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode node = ctxt.readTree(p);
             if (node.isTextual()) {
                 return new Text(node.textValue());
@@ -45,8 +49,8 @@ public sealed interface UserContent {
                 }
                 return new Parts(List.copyOf(parts));
             }
-            return ctxt.reportInputMismatch(UserContent.class,
-                    "user message content must be a string or an array of content parts, got %s", node.getNodeType());
+            return ctxt.reportInputMismatch(MessageContent.class,
+                    "message content must be a string or an array of content parts, got %s", node.getNodeType());
         }
     }
 }
