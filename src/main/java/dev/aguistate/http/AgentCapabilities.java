@@ -3,6 +3,7 @@ package dev.aguistate.http;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.tools.BackendTool;
 import java.time.Duration;
@@ -21,8 +22,6 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
                                 MultiAgent multiAgent, Reasoning reasoning, Multimodal multimodal, Execution execution,
                                 HumanInTheLoop humanInTheLoop, Map<String, Object> custom) {
 
-    /** The AG-UI version this server speaks. */
-    static final String PROTOCOL_VERSION = "1.0";
     /** {@code identity.type}: the platform powering the agent. */
     static final String PLATFORM = "agui-state-server";
 
@@ -112,7 +111,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
         }
         return new AgentCapabilities(
                 new Identity(agent.name(), PLATFORM, agent.description().isBlank() ? null : agent.description(),
-                        Map.of("protocolVersion", PROTOCOL_VERSION)),
+                        Map.of("protocolVersion", AgUiEvent.PROTOCOL_VERSION)),
                 new Transport(true, false, false, false, true),
                 new Tools(offersTools, offersTools ? agent.tools().values().stream().map(ToolItem::of)
                         .toList() : List.of(), offersTools && server.parallelCalls(), offersTools),
