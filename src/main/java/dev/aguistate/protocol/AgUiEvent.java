@@ -61,6 +61,12 @@ public sealed interface AgUiEvent {
     @JsonIgnore
     EventType type();
 
+    /** Whether this is a run's terminal event: {@code RUN_FINISHED} or {@code RUN_ERROR}, the last of every run. */
+    @JsonIgnore
+    default boolean endsRun() {
+        return this instanceof RunFinished || this instanceof RunError;
+    }
+
     // ---- lifecycle ----
 
     /**

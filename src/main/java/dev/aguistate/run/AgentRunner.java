@@ -98,30 +98,28 @@ public class AgentRunner {
     private static Multi<AgUiEvent> stoppable(Run run, Multi<AgUiEvent> work, StopSwitch stop,
                                               AtomicReference<String> outcome) {
         return Multi.createFrom().emitter(emitter -> {
-            Object lock = new Object();
-            // guarded by lock: the work's terminal event went out; the run was stopped
-            boolean[] over = new boolean[2];
+            Ending ending = new Ending();
             Cancellable working = work.subscribe().with(event -> {
-                synchronized (lock) {
-                    if (!over[1]) {
-                        over[0] |= event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError;
+                synchronized (ending) {
+                    if (!ending.stopped) {
+                        ending.workEnded |= event.endsRun();
                         emitter.emit(event);
                     }
                 }
             }, emitter::fail, () -> {
-                synchronized (lock) {
-                    if (over[1]) {
+                synchronized (ending) {
+                    if (ending.stopped) {
                         return;
                     }
                 }
                 emitter.complete();
             });
             Cancellable stopping = stop.stopped().subscribe().with(reason -> {
-                synchronized (lock) {
-                    if (over[0] || over[1]) {
+                synchronized (ending) {
+                    if (ending.workEnded || ending.stopped) {
                         return; // it ended by itself: a late stop changes nothing
                     }
-                    over[1] = true;
+                    ending.stopped = true;
                 }
                 working.cancel();
                 outcome.set(reason == StopSwitch.Reason.REQUESTED ? "cancelled" : "error");
@@ -137,6 +135,14 @@ public class AgentRunner {
                 stopping.cancel();
             });
         });
+    }
+
+    /** How a stoppable run is ending, guarded by its own monitor: whichever comes first wins. */
+    private static final class Ending {
+        /** The work's terminal event went out. */
+        boolean workEnded;
+        /** A stop won: nothing more of the work goes out. */
+        boolean stopped;
     }
 
     private void ended(Run run, String outcome) {

@@ -292,8 +292,13 @@ final class Run {
 
     /** What the run has completed: its state, the whole conversation, what the thread waits for. */
     private RunProgress progress() {
-        return new RunProgress(state.kept() ? state.current().toJson() : null, transcript.messages(),
+        return new RunProgress(keptState(), transcript.messages(),
                 confirmations.interruptsAfter());
+    }
+
+    /** The state to keep: null when the agent keeps none (the stored state then stays as it is). */
+    private JsonNode keptState() {
+        return state.kept() ? state.current().toJson() : null;
     }
 
     /** Keeps what the run has completed so far: the request's messages at its start, then each round of tools. */
@@ -314,8 +319,8 @@ final class Run {
         if (start.conversation().added().isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return start.journal().end(new RunProgress(state.kept() ? state.current().toJson() : null,
-                transcript.messages(), start.interrupts()), RunEnd.SUCCESS);
+        return start.journal().end(new RunProgress(keptState(), transcript.messages(), start.interrupts()),
+                RunEnd.SUCCESS);
     }
 
     /** RUN_FINISHED of a run with nothing to answer: still waiting for what the thread waited for. */

@@ -1,6 +1,6 @@
 package dev.aguistate.session;
 
-/** A connection fell more than {@code agui.run.follow-window} events behind its run and is disconnected. */
+/** The connection that started a run fell further behind it than its {@link FollowWindow} and is disconnected. */
 public final class FellBehind extends RuntimeException {
 
     FellBehind() {

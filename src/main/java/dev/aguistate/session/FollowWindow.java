@@ -3,7 +3,7 @@ package dev.aguistate.session;
 import dev.aguistate.run.RunConfig;
 
 /**
- * How far a connection may fall behind its run, in events and in bytes of frames waiting for it
+ * How far the connection that started a run may fall behind it, in events and in bytes of frames waiting for it
  * ({@code agui.run.follow-window}, {@code agui.run.follow-window-bytes}): what bounds the memory a slow or stalled
  * client costs. Past either, it is disconnected and may resume from its cursor.
  */

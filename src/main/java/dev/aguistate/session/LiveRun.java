@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,7 +40,7 @@ final class LiveRun {
     private final RunEventLog log;
     private final OnDisconnect onDisconnect;
     private final StopSwitch stop = new StopSwitch();
-    private final Runnable onSaved;
+    private final Consumer<LiveRun> onSaved;
     /** Events not yet in the log, oldest first; guarded by this. */
     private final List<LoggedEvent> unsaved = new ArrayList<>();
     private boolean saving;
@@ -53,7 +54,8 @@ final class LiveRun {
     private FollowWindow window;
     private int failedSaves;
 
-    LiveRun(ThreadSession session, RunEventLog log, OnDisconnect onDisconnect, Runnable onSaved) {
+    /** @param onSaved called once, when the run has ended and its log holds all of it */
+    LiveRun(ThreadSession session, RunEventLog log, OnDisconnect onDisconnect, Consumer<LiveRun> onSaved) {
         this.session = session;
         this.log = log;
         this.onDisconnect = onDisconnect;
@@ -149,7 +151,7 @@ final class LiveRun {
             } else if (to != null) {
                 to.emit(frame);
             }
-            if (RunFrames.terminal(event)) {
+            if (event.endsRun()) {
                 ended = true; // a client leaving from now on stops nothing
                 if (starter != null) {
                     starter.complete();
@@ -181,7 +183,7 @@ final class LiveRun {
             if (unsaved.isEmpty()) {
                 if (ended) {
                     saving = true; // for good: nothing follows
-                    onSaved.run();
+                    onSaved.accept(this);
                 }
                 return;
             }

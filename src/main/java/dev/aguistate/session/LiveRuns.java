@@ -65,20 +65,19 @@ public class LiveRuns {
     public Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect requested) {
         OnDisconnect onDisconnect = requested != null ? requested
                 : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
-        LiveRun[] live = new LiveRun[1];
-        live[0] = new LiveRun(session, log, onDisconnect, () -> ended(live[0]));
+        LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
         Multi<AgUiEvent> events;
         try {
-            events = runner.run(agent, session.start(), live[0].stopSwitch());
+            events = runner.run(agent, session.start(), live.stopSwitch());
         } catch (RunRejected rejected) {
             sessions.release(session).subscribe().with(v -> { });
             throw rejected;
         }
-        return live[0].attachStarter(FollowWindow.of(config), () -> {
-            running.put(live[0].key(), live[0]);
+        return live.attachStarter(FollowWindow.of(config), () -> {
+            running.put(live.key(), live);
             long limit = vertx.setTimer(config.maxDuration().toMillis(),
-                    timer -> live[0].stop(StopSwitch.Reason.TIME_LIMIT));
-            live[0].start(events.onTermination().invoke(() -> vertx.cancelTimer(limit)));
+                    timer -> live.stop(StopSwitch.Reason.TIME_LIMIT));
+            live.start(events.onTermination().invoke(() -> vertx.cancelTimer(limit)));
         });
     }
 

@@ -9,7 +9,6 @@ import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.SseFrames;
-import dev.aguistate.run.RunConfig;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.threads.LoggedEvent;
 import dev.aguistate.threads.RunEventLog;
@@ -49,8 +48,8 @@ import org.jboss.logging.Logger;
 public class RunConnections {
 
     private static final Logger LOG = Logger.getLogger(RunConnections.class);
-    /** The most log entries a join prelude reads; a run's log holds no more than its cap anyway. */
-    private static final int PRELUDE_MAX = 1_000_000;
+    /** Entries one read of a whole log asks for: ten times the default cap of a log (agui.store.run-log.max-events). */
+    private static final int WHOLE_LOG = 1_000_000;
     /** Stands for the end of a run that was lost: no replica holds it and its log has no terminal event. */
     private static final LoggedEvent LOST = new LoggedEvent(-1, "");
     /** Follows a run's terminal event: what ends a connection's stream after that event. */
@@ -60,14 +59,12 @@ public class RunConnections {
     private final RunEventLog log;
     private final StopSignals stops;
     private final StoreConfig storeConfig;
-    private final RunConfig config;
 
-    RunConnections(ThreadStore store, RunEventLog log, StopSignals stops, StoreConfig storeConfig, RunConfig config) {
+    RunConnections(ThreadStore store, RunEventLog log, StopSignals stops, StoreConfig storeConfig) {
         this.store = store;
         this.log = log;
         this.stops = stops;
         this.storeConfig = storeConfig;
-        this.config = config;
     }
 
     /**
@@ -127,7 +124,7 @@ public class RunConnections {
     /** The join prelude of a live run, then its events from where the prelude left off. */
     private Uni<Multi<byte[]>> joined(String user, AgentDefinition agent, Optional<StoredThread> stored,
                                       RunLock run) {
-        return Uni.combine().all().unis(log.read(run.token(), -1, PRELUDE_MAX), view(user, stored))
+        return Uni.combine().all().unis(log.read(run.token(), -1, WHOLE_LOG), view(user, stored))
                 .asTuple().map(loaded -> {
                     RunProjection projection = RunProjection.of(
                             stored.map(StoredThread::messages).orElse(List.of()), loaded.getItem2(),
@@ -160,7 +157,7 @@ public class RunConnections {
                         .onFailure().recoverWithItem(Optional.empty()))
                 .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
                 .select().first()
-                .onItem().transformToMultiAndConcatenate(gone -> log.read(run.token(), seen.get(), PRELUDE_MAX)
+                .onItem().transformToMultiAndConcatenate(gone -> log.read(run.token(), seen.get(), WHOLE_LOG)
                         .onItem().transformToMulti(rest -> Multi.createBy().concatenating().streams(
                                 Multi.createFrom().iterable(rest), Multi.createFrom().item(LOST))));
         return Multi.createBy().merging().streams(logged, whenLost)
@@ -186,7 +183,7 @@ public class RunConnections {
 
     /** The rest of a run that ended, after the cursor, if its log still holds it whole. */
     private Uni<Optional<Multi<byte[]>>> replay(RunRecord run, long after) {
-        return log.read(run.key(), after, PRELUDE_MAX).map(rest -> {
+        return log.read(run.key(), after, WHOLE_LOG).map(rest -> {
             if (rest.isEmpty() || rest.get(0).seq() != after + 1 || !terminal(rest.get(rest.size() - 1))) {
                 return Optional.empty();
             }

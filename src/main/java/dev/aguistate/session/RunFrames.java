@@ -1,6 +1,5 @@
 package dev.aguistate.session;
 
-import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.SseFrames;
 
 /** The SSE frames of a run's events: each with the cursor {@code id: <runId>:<seq>} a client resumes from. */
@@ -10,9 +9,5 @@ final class RunFrames {
 
     static byte[] frame(String runId, long seq, byte[] json) {
         return SseFrames.frame(Cursor.id(runId, seq), json);
-    }
-
-    static boolean terminal(AgUiEvent event) {
-        return event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError;
     }
 }

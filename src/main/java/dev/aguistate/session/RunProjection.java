@@ -122,7 +122,7 @@ final class RunProjection {
         }
         if (event instanceof AgUiEvent.RunStarted e) {
             started = e;
-        } else if (event instanceof AgUiEvent.RunFinished || event instanceof AgUiEvent.RunError) {
+        } else if (event.endsRun()) {
             terminal = event;
         } else if (event instanceof AgUiEvent.MessagesSnapshot e) {
             messages.clear();

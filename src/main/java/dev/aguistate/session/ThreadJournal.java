@@ -98,19 +98,19 @@ final class ThreadJournal implements RunJournal {
      */
     private Uni<Void> write(RunProgress progress, RunRecord active, RunRecord last) {
         StateLayers after = kept.absorb(progress.state());
+        boolean userWritten = !after.user().equals(kept.user());
+        boolean appWritten = !after.app().equals(kept.app());
         List<ThreadCommit.ScopeWrite> scopes = new ArrayList<>();
-        if (!after.user().equals(kept.user())) {
+        if (userWritten) {
             scopes.add(new ThreadCommit.ScopeWrite(userScope.scope(), after.user(), userVersion));
         }
-        if (!after.app().equals(kept.app())) {
+        if (appWritten) {
             scopes.add(new ThreadCommit.ScopeWrite(appScope.scope(), after.app(), appVersion));
         }
         ThreadMeta meta = new ThreadMeta(arrivalTimes(progress.messages(), storedMeta.messageTimes()),
                 progress.interrupts().open(), progress.interrupts().resolved(), active, last);
         StoredThread thread = new StoredThread(threadId, owner, agent, after.thread(), progress.messages(), meta,
                 version, Instant.EPOCH, Instant.EPOCH);
-        boolean userWritten = !after.user().equals(kept.user());
-        boolean appWritten = !after.app().equals(kept.app());
         return store.commit(new ThreadCommit(thread, version, scopes))
                 .onFailure(StoreFailure.class).transform(failure -> runFailure((StoreFailure) failure))
                 .invoke(stored -> {
