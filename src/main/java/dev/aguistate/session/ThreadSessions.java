@@ -171,7 +171,7 @@ public class ThreadSessions {
                 userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()));
         return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
-                interruptsOf(meta, reconciled.conversation().history()), journal);
+                interruptsOf(meta, reconciled.conversation().history()), journal, null);
     }
 
     /** The thread's interrupts, without those about calls a rewind or regenerate dropped. */

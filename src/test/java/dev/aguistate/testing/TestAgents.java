@@ -117,6 +117,17 @@ public class TestAgents {
         return agent.build();
     }
 
+    /** The input budget of the {@code budgeted} agent: a few turns of a long conversation fit. */
+    public static final int SMALL_INPUT_BUDGET = 700;
+
+    /** A stateless agent with a clock whose requests must fit {@link #SMALL_INPUT_BUDGET} tokens. */
+    @Produces
+    @Singleton
+    AgentDefinition budgeted() {
+        return AgentDefinition.builder("budgeted").instructions("Answer briefly.").stateless().tool(clock())
+                .maxInputTokens(SMALL_INPUT_BUDGET).build();
+    }
+
     /** Keeps no state at all: only a clock. */
     @Produces
     @Singleton
