@@ -35,11 +35,14 @@ import java.util.stream.Stream;
  *                            {@code agui.run.on-disconnect}
  * @param maxInputTokens      the most input tokens of its LLM requests; null: the server's
  *                            {@code agui.run.context.max-input-tokens} (see docs/long-conversations.md)
+ * @param summary             when its threads' earlier conversation is summarized; null: the server's
+ *                            {@code agui.run.summary.*}
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
-                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Integer maxInputTokens) {
+                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Integer maxInputTokens,
+                              SummaryPolicy summary) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -93,6 +96,7 @@ public record AgentDefinition(String name, String description, String instructio
         private boolean raiseOnToolFailure;
         private OnDisconnect onDisconnect;
         private Integer maxInputTokens;
+        private SummaryPolicy summary;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
@@ -167,6 +171,12 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** When its threads' earlier conversation is summarized, instead of the server's {@code agui.run.summary.*}. */
+        public Builder summarize(SummaryPolicy policy) {
+            this.summary = Objects.requireNonNull(policy, "policy (SummaryPolicy.OFF for none)");
+            return this;
+        }
+
         /** Keys only the server may change, like {@code app:} keys; clients' edits of them are ignored and logged. */
         public Builder serverOwned(String... keys) {
             serverOwnedKeys.addAll(List.of(keys));
@@ -218,7 +228,7 @@ public record AgentDefinition(String name, String description, String instructio
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
                     new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages), onDisconnect,
-                    maxInputTokens);
+                    maxInputTokens, summary);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

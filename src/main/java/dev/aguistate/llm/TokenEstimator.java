@@ -20,6 +20,9 @@ import java.util.List;
  * otherwise: other vendors' tokenizers differ, which {@link TokenCalibration} corrects from what the upstream
  * reports. Like OpenAI's own accounting, each message costs a few tokens of framing besides its content; media
  * parts cost a flat amount (an image at high detail is 765 tokens or less). Thread-safe.
+ *
+ * <p>Loading a tokenizer's vocabulary takes a second or two: {@link #forModel} does it at once, and the server makes
+ * its estimator at start-up ({@link ModelProducer}), never on an event loop.
  */
 public final class TokenEstimator {
 
@@ -35,6 +38,7 @@ public final class TokenEstimator {
 
     private TokenEstimator(Encoding encoding) {
         this.encoding = encoding;
+        encoding.countTokensOrdinary("loads the vocabulary now"); // the registry builds an encoding when first used
     }
 
     /** The estimator for {@code model} (an OpenAI model name, or any other name: then {@code o200k_base}). */

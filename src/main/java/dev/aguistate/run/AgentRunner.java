@@ -48,13 +48,13 @@ public class AgentRunner {
 
     @Inject
     AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, LlmConfig llmConfig,
-                RunMetrics metrics) {
+                TokenEstimator estimator, RunMetrics metrics) {
         this(model, new RunSettings(model.description().provider(),
                 new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
                         stateConfig.promptMaxChars()),
                 stateConfig.deltaInterval(), config.contextWindow(), config.confirmationExpiresAfter(),
                 config.maxRounds(), maxInputTokens(model, config, llmConfig),
-                TokenEstimator.forModel(model.description().model()), new TokenCalibration()), metrics);
+                estimator, new TokenCalibration()), metrics);
     }
 
     /** {@code agui.run.context.max-input-tokens}, else what the model's known limits leave, else none (0). */
