@@ -41,6 +41,8 @@ import org.jboss.logging.Logger;
 public class AgentRunner {
 
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);
+    /** Token counts kept for this many conversation units (a few megabytes). */
+    private static final int COUNTED_UNITS = 100_000;
 
     private final StreamingModel model;
     private final RunSettings settings;
@@ -54,7 +56,7 @@ public class AgentRunner {
                         stateConfig.promptMaxChars()),
                 stateConfig.deltaInterval(), config.contextWindow(), config.confirmationExpiresAfter(),
                 config.maxRounds(), maxInputTokens(model, config, llmConfig),
-                estimator, new TokenCalibration()), metrics);
+                estimator, new TokenCalibration(), new CountedUnits(COUNTED_UNITS)), metrics);
     }
 
     /** {@code agui.run.context.max-input-tokens}, else what the model's known limits leave, else none (0). */

@@ -15,14 +15,15 @@ import java.time.Duration;
  * @param maxInputTokens     the input budget of agents that set none; 0 for none
  * @param estimator          counts tokens for the model
  * @param calibration        how the estimates compare with what the upstream reports, shared by all runs
+ * @param counted            token counts of conversation units, shared by all runs
  */
 record RunSettings(String provider, StatePrompt statePrompt, Duration deltaInterval, ContextWindow contextWindow,
                    Duration confirmationExpiry, int maxRounds, int maxInputTokens, TokenEstimator estimator,
-                   TokenCalibration calibration) {
+                   TokenCalibration calibration, CountedUnits counted) {
 
     /** The agent's own budget, else the server's. */
     TokenBudget budgetFor(AgentDefinition agent) {
         int max = agent.maxInputTokens() != null ? agent.maxInputTokens() : maxInputTokens;
-        return max > 0 ? new TokenBudget(max, estimator, calibration) : TokenBudget.NONE;
+        return max > 0 ? new TokenBudget(max, estimator, calibration, counted) : TokenBudget.NONE;
     }
 }

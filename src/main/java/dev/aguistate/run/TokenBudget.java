@@ -20,10 +20,11 @@ import java.util.List;
  * model answers now). When even those do not fit, the request goes as it is and the upstream decides.
  *
  * @param maxInputTokens 0 for no budget: nothing is counted
+ * @param counted        the units counted before, by any run
  */
-record TokenBudget(int maxInputTokens, TokenEstimator estimator, TokenCalibration calibration) {
+record TokenBudget(int maxInputTokens, TokenEstimator estimator, TokenCalibration calibration, CountedUnits counted) {
 
-    static final TokenBudget NONE = new TokenBudget(0, null, null);
+    static final TokenBudget NONE = new TokenBudget(0, null, null, null);
 
     /**
      * The conversation as the LLM gets it.
@@ -88,7 +89,7 @@ record TokenBudget(int maxInputTokens, TokenEstimator estimator, TokenCalibratio
         List<Unit> units = new ArrayList<>(groups.size());
         for (List<Message> group : groups) {
             List<ChatMessage> chat = ConversationMapper.toChatMessages(group);
-            units.add(new Unit(group, chat, chat.stream().mapToInt(estimator::message).sum()));
+            units.add(new Unit(group, chat, counted.tokens(group, () -> chat.stream().mapToInt(estimator::message).sum())));
         }
         return units;
     }

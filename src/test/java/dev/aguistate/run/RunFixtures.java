@@ -81,7 +81,7 @@ final class RunFixtures {
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
         return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
                 new ContextWindow(0, null), Duration.ofDays(1), maxRounds, 0, TokenEstimator.forModel("test"),
-                new TokenCalibration());
+                new TokenCalibration(), new CountedUnits(1000));
     }
 
     /** The events as a client receives them: the server's own JSON. */

@@ -43,7 +43,7 @@ class TokenBudgetTest {
     }
 
     private static TokenBudget budget(int tokens, TokenCalibration calibration) {
-        return new TokenBudget(tokens, ESTIMATOR, calibration);
+        return new TokenBudget(tokens, ESTIMATOR, calibration, new CountedUnits(1000));
     }
 
     @Test
