@@ -13,6 +13,7 @@ import dev.aguistate.threads.ThreadStore;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,7 @@ import org.jboss.logging.Logger;
  * whose summary is missing or late is still within its token budget: the run's trimming is the fallback.
  */
 @ApplicationScoped
+@Startup
 public class Summarizer {
 
     private static final Logger LOG = Logger.getLogger(Summarizer.class);
@@ -57,17 +59,20 @@ public class Summarizer {
     private final StreamingModel model;
     private final SummaryConfig config;
     private final TokenEstimator estimator;
+    /** {@code agui.run.summary.*}, checked at start-up (made at start-up: a bad setting stops the server). */
+    private final SummaryPolicy serverPolicy;
 
     Summarizer(ThreadStore store, StreamingModel model, SummaryConfig config, TokenEstimator estimator) {
         this.store = store;
         this.model = model;
         this.config = config;
         this.estimator = estimator;
+        this.serverPolicy = config.policy();
     }
 
     /** The agent's own policy, else the server's. */
     public SummaryPolicy policyFor(AgentDefinition agent) {
-        return agent.summary() != null ? agent.summary() : config.policy();
+        return agent.summary() != null ? agent.summary() : serverPolicy;
     }
 
     /**

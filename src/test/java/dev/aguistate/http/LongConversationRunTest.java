@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
 import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.RequestTokens;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
@@ -30,22 +28,8 @@ import org.junit.jupiter.api.Test;
 @TestProfile(StubbedLlmProfile.class)
 class LongConversationRunTest extends StubbedLlmTestBase {
 
-    private static final Encoding TOKENS = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
     private static final int TURNS = 300;
     private static final String TASK = "Plan a two-week trip through Portugal for a family of four.";
-
-    /** The tokens of what the model reads in the request's messages: contents, tool names and arguments. */
-    static int contentTokens(JsonNode request) {
-        int tokens = 0;
-        for (JsonNode message : request.get("messages")) {
-            tokens += TOKENS.countTokensOrdinary(message.path("content").asText(""));
-            for (JsonNode call : message.path("tool_calls")) {
-                tokens += TOKENS.countTokensOrdinary(call.at("/function/name").asText())
-                        + TOKENS.countTokensOrdinary(call.at("/function/arguments").asText());
-            }
-        }
-        return tokens;
-    }
 
     /** Each call is answered by the tool messages right after its assistant message; no result without its call. */
     static void assertToolCallsAnswered(JsonNode request) {
@@ -95,7 +79,7 @@ class LongConversationRunTest extends StubbedLlmTestBase {
             List<JsonNode> requests = stub.requests();
             assertEquals(requestsSoFar + (usesTool ? 2 : 1), requests.size());
             for (JsonNode sent : requests.subList(requestsSoFar, requests.size())) {
-                int tokens = contentTokens(sent);
+                int tokens = RequestTokens.of(sent);
                 largest = Math.max(largest, tokens);
                 assertTrue(tokens <= TestAgents.SMALL_INPUT_BUDGET, "turn " + turn + ": " + tokens + " tokens");
                 assertToolCallsAnswered(sent);

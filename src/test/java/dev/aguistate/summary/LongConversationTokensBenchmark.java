@@ -3,9 +3,7 @@ package dev.aguistate.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
+import dev.aguistate.testing.RequestTokens;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
@@ -51,7 +49,6 @@ class LongConversationTokensBenchmark extends StubbedLlmTestBase {
     }
 
     private static final int TURNS = 200;
-    private static final Encoding TOKENS = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
     private static final Predicate<JsonNode> SUMMARIZER = request ->
             request.path("model").asText().equals(TestAgents.SUMMARY_MODEL);
     private static final String ANSWER = "Here is the plan for day %d: start with a walk through the old town while "
@@ -59,18 +56,6 @@ class LongConversationTokensBenchmark extends StubbedLlmTestBase {
             + "a ferry across in the afternoon, and dinner back in the centre. Book the ferry ahead.";
     private static final String SUMMARY = ("The user plans a two-week family trip through Portugal for four people, "
             + "mostly by train, with a preference for small hotels and early dinners. ").repeat(6);
-
-    private static int tokens(JsonNode request) {
-        int tokens = 0;
-        for (JsonNode message : request.get("messages")) {
-            tokens += TOKENS.countTokensOrdinary(message.path("content").asText(""));
-            for (JsonNode call : message.path("tool_calls")) {
-                tokens += TOKENS.countTokensOrdinary(call.at("/function/name").asText())
-                        + TOKENS.countTokensOrdinary(call.at("/function/arguments").asText());
-            }
-        }
-        return tokens;
-    }
 
     /** The input tokens of each run of a 200-turn conversation with {@code agent}. */
     private List<Integer> converse(String agent) {
@@ -90,7 +75,7 @@ class LongConversationTokensBenchmark extends StubbedLlmTestBase {
             client.run("/agui/" + agent, RunRequests.of(threadId, "run-" + turn)
                     .user("What do we do on day " + turn + "? We would like something for the children too.").json());
             List<JsonNode> sent = stub.requests().subList(before, stub.requests().size());
-            perRun.add(sent.stream().filter(SUMMARIZER.negate()).mapToInt(LongConversationTokensBenchmark::tokens).sum());
+            perRun.add(sent.stream().filter(SUMMARIZER.negate()).mapToInt(RequestTokens::of).sum());
             if (stub.requests().stream().filter(SUMMARIZER).count() > summaries) {
                 summaries++;
                 covered = awaitSummaryBeyond(threadId, covered);
