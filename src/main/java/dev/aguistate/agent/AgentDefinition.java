@@ -33,11 +33,16 @@ import java.util.stream.Stream;
  * @param confirmation        which tools wait for the user's approval, and the words used to ask
  * @param onDisconnect        what its runs do when their client leaves, unless a request says; null: the server's
  *                            {@code agui.run.on-disconnect}
+ * @param maxInputTokens      the most input tokens of its LLM requests; null: the server's
+ *                            {@code agui.run.context.max-input-tokens} (see docs/long-conversations.md)
+ * @param summary             when its threads' earlier conversation is summarized; null: the server's
+ *                            {@code agui.run.summary.*}
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
-                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect) {
+                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Integer maxInputTokens,
+                              SummaryPolicy summary) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -50,6 +55,9 @@ public record AgentDefinition(String name, String description, String instructio
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
         confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
+        if (maxInputTokens != null && maxInputTokens < 0) {
+            throw new IllegalArgumentException("agent " + name + ": maxInputTokens must not be negative");
+        }
     }
 
     /** True when a client may not change the key: an {@code app:} key or one the agent declared server-owned. */
@@ -87,6 +95,8 @@ public record AgentDefinition(String name, String description, String instructio
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
         private OnDisconnect onDisconnect;
+        private Integer maxInputTokens;
+        private SummaryPolicy summary;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
@@ -152,6 +162,21 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /**
+         * The most input tokens its LLM requests may take; the oldest messages are left out to fit (0: no budget).
+         * Without it, the server's {@code agui.run.context.max-input-tokens} or the model's known limits apply.
+         */
+        public Builder maxInputTokens(int tokens) {
+            this.maxInputTokens = tokens;
+            return this;
+        }
+
+        /** When its threads' earlier conversation is summarized, instead of the server's {@code agui.run.summary.*}. */
+        public Builder summarize(SummaryPolicy policy) {
+            this.summary = Objects.requireNonNull(policy, "policy (SummaryPolicy.OFF for none)");
+            return this;
+        }
+
         /** Keys only the server may change, like {@code app:} keys; clients' edits of them are ignored and logged. */
         public Builder serverOwned(String... keys) {
             serverOwnedKeys.addAll(List.of(keys));
@@ -202,7 +227,8 @@ public record AgentDefinition(String name, String description, String instructio
             }
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
-                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages), onDisconnect);
+                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages), onDisconnect,
+                    maxInputTokens, summary);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

@@ -163,6 +163,9 @@ public final class AgentsFile {
         if (type == boolean.class || type == Boolean.class) {
             return "true or false";
         }
+        if (type == int.class || type == Integer.class) {
+            return "a whole number";
+        }
         return "an object";
     }
 

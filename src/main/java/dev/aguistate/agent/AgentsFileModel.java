@@ -39,7 +39,8 @@ final class AgentsFileModel {
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
                       boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
-                      ConfirmationEntry confirmation, String onDisconnect) {
+                      ConfirmationEntry confirmation, String onDisconnect, Integer maxInputTokens,
+                      SummaryEntry summary) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -80,7 +81,22 @@ final class AgentsFileModel {
             if (confirmation != null) {
                 at("confirmation", () -> confirmation.applyTo(agent));
             }
+            if (maxInputTokens != null) {
+                agent.maxInputTokens(maxInputTokens);
+            }
+            if (summary != null) {
+                agent.summarize(at("summary", summary::toPolicy));
+            }
             return agent.build();
+        }
+    }
+
+    /** Omitted thresholds are off; {@code keepRecent} is 10 unless given; no {@code model}: the server's. */
+    record SummaryEntry(Integer afterMessages, Integer afterTokens, Integer keepRecent, String model) {
+
+        SummaryPolicy toPolicy() {
+            return new SummaryPolicy(afterMessages == null ? 0 : afterMessages, afterTokens == null ? 0 : afterTokens,
+                    keepRecent == null ? SummaryPolicy.OFF.keepRecent() : keepRecent, model);
         }
     }
 

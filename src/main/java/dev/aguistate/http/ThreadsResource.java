@@ -6,6 +6,7 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.threads.ConversationSummary;
 import dev.aguistate.threads.RunRecord;
 import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
@@ -42,11 +43,13 @@ public class ThreadsResource {
 
     /**
      * A thread with its state and complete history; {@code activeRun} is the run that has kept progress and not yet
-     * ended (live, or lost with its server), {@code lastRun} the latest that ended and how.
+     * ended (live, or lost with its server), {@code lastRun} the latest that ended and how. {@code summary}, when
+     * the thread was compacted, is what the LLM gets in place of the messages up to {@code summary.throughMessageId}
+     * ({@code summary.coveredMessages} of them); {@code messages} stays the whole history.
      */
     public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
                              JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts,
-                             RunView activeRun, RunView lastRun) {}
+                             RunView activeRun, RunView lastRun, ConversationSummary summary) {}
 
     /** A run as its thread remembers it: {@code outcome} is success, interrupt, cancelled or an error code. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -164,7 +167,8 @@ public class ThreadsResource {
     private static ThreadView view(StoredThread thread) {
         return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
                 thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts(),
-                RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()));
+                RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()),
+                thread.conversationSummary());
     }
 
     private static Response json(Object body) {

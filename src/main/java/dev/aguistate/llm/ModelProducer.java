@@ -5,6 +5,7 @@ import io.quarkus.runtime.Startup;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 /** Chooses the model: the configured OpenAI-compatible endpoint, or the scripted demo when none is configured. */
@@ -30,5 +31,13 @@ public class ModelProducer {
                 *  for Ollama, vLLM, Azure, ...) to use a real model.                  *
                 ************************************************************************""");
         return new ScriptedDemoModel(config.demo().chunkDelay());
+    }
+
+    /** The model's token counter, made at start-up: loading its vocabulary takes a second or two. */
+    @Produces
+    @Singleton
+    @Startup
+    TokenEstimator tokenEstimator(StreamingModel model) {
+        return TokenEstimator.forModel(model.description().model());
     }
 }

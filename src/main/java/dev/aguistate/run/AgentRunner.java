@@ -1,7 +1,11 @@
 package dev.aguistate.run;
 
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.LlmConfig;
+import dev.aguistate.llm.ModelLimits;
 import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.llm.TokenCalibration;
+import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StatePrompt;
@@ -37,18 +41,36 @@ import org.jboss.logging.Logger;
 public class AgentRunner {
 
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);
+    /** Token counts kept for this many conversation units (a few megabytes). */
+    private static final int COUNTED_UNITS = 100_000;
 
     private final StreamingModel model;
     private final RunSettings settings;
     private final RunMetrics metrics;
 
     @Inject
-    AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, RunMetrics metrics) {
+    AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, LlmConfig llmConfig,
+                TokenEstimator estimator, RunMetrics metrics) {
         this(model, new RunSettings(model.description().provider(),
                 new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
                         stateConfig.promptMaxChars()),
                 stateConfig.deltaInterval(), config.contextWindow(), config.confirmationExpiresAfter(),
-                config.maxRounds()), metrics);
+                config.maxRounds(), maxInputTokens(model, config, llmConfig),
+                estimator, new TokenCalibration(), new CountedUnits(COUNTED_UNITS)), metrics);
+    }
+
+    /** {@code agui.run.context.max-input-tokens}, else what the model's known limits leave, else none (0). */
+    private static int maxInputTokens(StreamingModel model, RunConfig config, LlmConfig llmConfig) {
+        String name = model.description().model();
+        int budget = config.contextMaxInputTokens().orElseGet(() -> ModelLimits.of(name)
+                .map(limits -> limits.inputBudget(llmConfig.maxTokens().orElse(null))).orElse(0));
+        if (budget > 0) {
+            LOG.infof("LLM requests are kept within %d input tokens unless an agent sets its own", budget);
+        } else {
+            LOG.infof("LLM requests have no token budget (model %s has no known limits; set "
+                    + "agui.run.context.max-input-tokens)", name);
+        }
+        return budget;
     }
 
     AgentRunner(StreamingModel model, RunSettings settings, RunMetrics metrics) {

@@ -78,7 +78,8 @@ final class Run {
         this.state = new RunState(agent.hasState() ? startingState() : null);
         // a client that sent no state holds none: an empty object, like @ag-ui/client's default
         this.client = new ClientMirror(input.state() == null ? JsonNodeFactory.instance.objectNode() : input.state());
-        this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(), input.context(), tools);
+        this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(),
+                settings.budgetFor(agent), start.summary(), input.context(), tools);
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
         List<String> fileHandles = ConversationMapper.fileHandleParts(start.conversation().added());
@@ -214,6 +215,10 @@ final class Run {
     }
 
     List<AgUiEvent> translate(ModelEvent event) {
+        if (event instanceof ModelEvent.Completed completed && completed.usage() != null
+                && completed.usage().inputTokens() != null) {
+            requests.reported(completed.usage().inputTokens());
+        }
         return translation.translate(event);
     }
 

@@ -25,6 +25,15 @@ public interface RunConfig {
     int contextMaxMessages();
 
     /**
+     * The most input tokens a request to the LLM may take (estimated, calibrated with what the upstream reports);
+     * the oldest messages are left out to fit. Unset: the model's context window less its output and a margin, for
+     * known OpenAI models (see {@link dev.aguistate.llm.ModelLimits}); no budget for other models. An agent may set
+     * its own. 0: no budget.
+     */
+    @WithName("context.max-input-tokens")
+    Optional<Integer> contextMaxInputTokens();
+
+    /**
      * Messages older than this (since they first reached the server) are not sent to the LLM; the first user
      * message always is. Absent: no age limit. The stored history is kept whole.
      */

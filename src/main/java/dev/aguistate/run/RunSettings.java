@@ -1,5 +1,8 @@
 package dev.aguistate.run;
 
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.TokenCalibration;
+import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.state.StatePrompt;
 import java.time.Duration;
 
@@ -9,6 +12,18 @@ import java.time.Duration;
  * @param provider           the {@code provider} reported in token usage
  * @param deltaInterval      predicted STATE_DELTAs are coalesced to at most one per interval
  * @param confirmationExpiry how long a confirmation waits for the user's answer
+ * @param maxInputTokens     the input budget of agents that set none; 0 for none
+ * @param estimator          counts tokens for the model
+ * @param calibration        how the estimates compare with what the upstream reports, shared by all runs
+ * @param counted            token counts of conversation units, shared by all runs
  */
 record RunSettings(String provider, StatePrompt statePrompt, Duration deltaInterval, ContextWindow contextWindow,
-                   Duration confirmationExpiry, int maxRounds) {}
+                   Duration confirmationExpiry, int maxRounds, int maxInputTokens, TokenEstimator estimator,
+                   TokenCalibration calibration, CountedUnits counted) {
+
+    /** The agent's own budget, else the server's. */
+    TokenBudget budgetFor(AgentDefinition agent) {
+        int max = agent.maxInputTokens() != null ? agent.maxInputTokens() : maxInputTokens;
+        return max > 0 ? new TokenBudget(max, estimator, calibration, counted) : TokenBudget.NONE;
+    }
+}

@@ -17,10 +17,11 @@ import java.util.Map;
  * @param conversation  the request's messages reconciled with the stored ones
  * @param messageTimes  when each stored message (by id) first reached the server
  * @param interrupts    what the thread waits for (human confirmation)
+ * @param summary       the thread's summary of its earlier conversation, or null
  */
 public record RunStart(RunAgentInput input, StateLayers storedState, List<Message> storedHistory,
                        Conversation conversation, Map<String, Instant> messageTimes, ThreadInterrupts interrupts,
-                       RunJournal journal) {
+                       RunJournal journal, PriorSummary summary) {
 
     public RunStart {
         storedHistory = List.copyOf(storedHistory);

@@ -23,12 +23,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
  * Keeps one run's progress in the thread store: the thread and the shared scopes the run changed, in atomic
  * commits that check each against the version the run last saw, so a run never overwrites what another wrote
- * meanwhile. Every checkpoint names the run as the thread's active one; its end records how it ended.
+ * meanwhile. Every checkpoint names the run as the thread's active one; its end records how it ended, then hands
+ * the stored thread to {@code ended} (the summarizer), which must not wait for anything.
  */
 final class ThreadJournal implements RunJournal {
 
@@ -43,6 +45,7 @@ final class ThreadJournal implements RunJournal {
     private final StateLayers loaded;
     private final ThreadMeta storedMeta;
     private final RunRecord run;
+    private final Consumer<StoredThread> ended;
     /** The thread's version as this run last wrote or read it; 0 for a new thread. */
     private long version;
     private long userVersion;
@@ -53,7 +56,8 @@ final class ThreadJournal implements RunJournal {
     private RunProgress lastKept;
 
     ThreadJournal(ThreadStore store, String threadId, String owner, String agent, long version, ObjectNode threadState,
-                  ScopedState userScope, ScopedState appScope, ThreadMeta storedMeta, RunRecord run) {
+                  ScopedState userScope, ScopedState appScope, ThreadMeta storedMeta, RunRecord run,
+                  Consumer<StoredThread> ended) {
         this.store = store;
         this.threadId = threadId;
         this.owner = owner;
@@ -67,6 +71,7 @@ final class ThreadJournal implements RunJournal {
         this.appVersion = appScope.version();
         this.storedMeta = storedMeta;
         this.run = run;
+        this.ended = ended;
     }
 
     /** The state the run starts from, before the client's state is laid over it. */
@@ -76,7 +81,7 @@ final class ThreadJournal implements RunJournal {
 
     @Override
     public Uni<Void> keep(RunProgress progress) {
-        return write(progress, run, storedMeta.lastRun());
+        return write(progress, run, storedMeta.lastRun()).replaceWithVoid();
     }
 
     @Override
@@ -89,14 +94,14 @@ final class ThreadJournal implements RunJournal {
             LOG.infof("threadId=%s runId=%s: the run ended with %s; its checkpoints are kept", threadId, run.runId(),
                     end.outcome());
         }
-        return write(last, null, run.ended(Instant.now(), end.outcome()));
+        return write(last, null, run.ended(Instant.now(), end.outcome())).invoke(ended).replaceWithVoid();
     }
 
     /**
      * Splits the state back into the thread and the scopes; a scope the run left as it was is not written, so
      * runs that leave a shared scope alone never conflict on it.
      */
-    private Uni<Void> write(RunProgress progress, RunRecord active, RunRecord last) {
+    private Uni<StoredThread> write(RunProgress progress, RunRecord active, RunRecord last) {
         StateLayers after = kept.absorb(progress.state());
         boolean userWritten = !after.user().equals(kept.user());
         boolean appWritten = !after.app().equals(kept.app());
@@ -119,8 +124,7 @@ final class ThreadJournal implements RunJournal {
                     appVersion += appWritten ? 1 : 0;
                     kept = after;
                     lastKept = progress;
-                })
-                .replaceWithVoid();
+                });
     }
 
     /** Why the store refused the commit, as the run's stable error. */

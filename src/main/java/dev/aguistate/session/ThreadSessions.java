@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.run.PriorSummary;
 import dev.aguistate.run.RunStart;
+import dev.aguistate.summary.Summarizer;
+import dev.aguistate.threads.ConversationSummary;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.threads.RunLock;
 import dev.aguistate.threads.RunRecord;
@@ -42,10 +45,12 @@ public class ThreadSessions {
 
     private final ThreadStore store;
     private final StoreConfig config;
+    private final Summarizer summarizer;
 
-    ThreadSessions(ThreadStore store, StoreConfig config) {
+    ThreadSessions(ThreadStore store, StoreConfig config, Summarizer summarizer) {
         this.store = store;
         this.config = config;
+        this.summarizer = summarizer;
     }
 
     /**
@@ -165,13 +170,16 @@ public class ThreadSessions {
                            Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope,
                            RunLock lock) {
         ThreadMeta meta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
+        ConversationSummary summary = stored.map(StoredThread::conversationSummary).orElse(null);
         ThreadJournal journal = new ThreadJournal(store, input.threadId(), user, agent.name(),
                 stored.map(StoredThread::version).orElse(0L),
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
-                userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()));
+                userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()),
+                committed -> summarizer.committed(agent, committed, summary));
         return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
-                interruptsOf(meta, reconciled.conversation().history()), journal);
+                interruptsOf(meta, reconciled.conversation().history()), journal,
+                summary == null ? null : new PriorSummary(summary.text(), summary.throughMessageId()));
     }
 
     /** The thread's interrupts, without those about calls a rewind or regenerate dropped. */

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -27,8 +28,12 @@ import java.util.UUID;
  */
 public final class InMemoryThreadStore implements ThreadStore {
 
-    /** A stored thread: its JSON, and what a listing or a version check reads without parsing it. */
-    private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt) {
+    /**
+     * A stored thread: its JSON, what a listing or a version check reads without parsing it, and its summary of the
+     * earlier conversation (immutable; its few kilobytes are not counted).
+     */
+    private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt,
+                        ConversationSummary conversationSummary) {
 
         long bytes() {
             return json.threadBytes();
@@ -39,15 +44,21 @@ public final class InMemoryThreadStore implements ThreadStore {
                     ThreadJson.state(ThreadJson.text(json.state())),
                     ThreadJson.messages(ThreadJson.text(json.messages())),
                     ThreadJson.meta(ThreadJson.text(json.meta())), summary.version(), summary.createdAt(),
-                    summary.updatedAt());
+                    summary.updatedAt(), conversationSummary);
         }
 
         Held until(Instant expiry) {
-            return new Held(owner, summary, json, expiry);
+            return new Held(owner, summary, json, expiry, conversationSummary);
+        }
+
+        Held summarized(ConversationSummary newSummary) {
+            return new Held(owner, summary, json, expiresAt, newSummary);
         }
     }
 
     private record Claim(RunLock lock, Instant expiresAt) {}
+
+    private record SummaryLease(String token, Instant expiresAt) {}
 
     private final Clock clock;
     private final Duration ttl;
@@ -59,6 +70,7 @@ public final class InMemoryThreadStore implements ThreadStore {
     private long heldBytes;
     private final Map<String, ScopedState> scopes = new HashMap<>();
     private final Map<String, Claim> claims = new HashMap<>();
+    private final Map<String, SummaryLease> summaryLocks = new HashMap<>();
 
     public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads, long maxBytes, long maxThreadBytes) {
         this.clock = clock;
@@ -121,7 +133,8 @@ public final class InMemoryThreadStore implements ThreadStore {
         }
         StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
         remove(next.threadId());
-        Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl));
+        Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
+                current == null ? null : current.conversationSummary());
         makeRoom(held.bytes());
         threads.put(stored.threadId(), held);
         heldBytes += held.bytes();
@@ -228,6 +241,52 @@ public final class InMemoryThreadStore implements ThreadStore {
         }
     }
 
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return Uni.createFrom().item(() -> saveSummaryNow(threadId, previousThrough, summary));
+    }
+
+    private synchronized boolean saveSummaryNow(String threadId, String previousThrough, ConversationSummary summary) {
+        Held held = live(threadId);
+        ConversationSummary current = held == null ? null : held.conversationSummary();
+        if (held == null || !Objects.equals(current == null ? null : current.throughMessageId(), previousThrough)) {
+            return false;
+        }
+        threads.put(threadId, held.summarized(summary));
+        return true;
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockSummaryNow(threadId, lockTtl));
+    }
+
+    private synchronized Optional<SummaryLock> tryLockSummaryNow(String threadId, Duration lockTtl) {
+        Instant now = clock.instant();
+        SummaryLease held = summaryLocks.get(threadId);
+        if (held != null && held.expiresAt().isAfter(now)) {
+            return Optional.empty();
+        }
+        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
+        summaryLocks.put(threadId, new SummaryLease(lock.token(), now.plus(lockTtl)));
+        return Optional.of(lock);
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return Uni.createFrom().item(() -> {
+            unlockSummaryNow(lock);
+            return null;
+        });
+    }
+
+    private synchronized void unlockSummaryNow(SummaryLock lock) {
+        SummaryLease held = summaryLocks.get(lock.threadId());
+        if (held != null && held.token().equals(lock.token())) {
+            summaryLocks.remove(lock.threadId());
+        }
+    }
+
     /** Memory always answers. */
     @Override
     public Uni<Void> ping() {
@@ -246,6 +305,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             return expired;
         });
         claims.values().removeIf(c -> !c.expiresAt().isAfter(now));
+        summaryLocks.values().removeIf(c -> !c.expiresAt().isAfter(now));
         return before - threads.size();
     }
 

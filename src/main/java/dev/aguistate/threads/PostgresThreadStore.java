@@ -39,7 +39,8 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
             WITH refreshed AS (
                 UPDATE agui_threads SET expires_at = now() + $2::interval
                 WHERE thread_id = $1 AND expires_at > now() AND expires_at < now() + $2::interval - $3::interval)
-            SELECT owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at
+            SELECT owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at,
+                   summary::text
             FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
 
     // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
@@ -51,9 +52,9 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
                     $8::text::json)
             ON CONFLICT (thread_id) DO UPDATE
                 SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at,
-                     meta)
+                     meta, summary, summary_through)
                   = (excluded.owner, excluded.agent, excluded.state, excluded.messages, excluded.message_count,
-                     1, now(), now(), excluded.expires_at, excluded.meta)
+                     1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL)
                 WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
             RETURNING version, created_at, updated_at""";
 
@@ -107,6 +108,21 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
             UPDATE agui_thread_locks SET expires_at = now() + $3::interval
             WHERE thread_id = $1 AND token = $2 AND expires_at > now()""";
 
+    /** Only while the stored summary is the expected one; the version and the update time stay. */
+    private static final String SAVE_SUMMARY = """
+            UPDATE agui_threads SET summary = $3::text::json, summary_through = $4
+            WHERE thread_id = $1 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $2""";
+
+    private static final String LOCK_SUMMARY = """
+            INSERT INTO agui_summary_locks AS l (thread_id, token, expires_at) VALUES ($1, $2, now() + $3::interval)
+            ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+                WHERE l.expires_at <= now()
+            RETURNING token""";
+
+    private static final String UNLOCK_SUMMARY = "DELETE FROM agui_summary_locks WHERE thread_id = $1 AND token = $2";
+
+    private static final String DELETE_LAPSED_SUMMARY_LOCKS = "DELETE FROM agui_summary_locks WHERE expires_at <= now()";
+
     private static final String DELETE_EXPIRED_THREADS = "DELETE FROM agui_threads WHERE expires_at <= now()";
     private static final String DELETE_LAPSED_LOCKS = "DELETE FROM agui_thread_locks WHERE expires_at <= now()";
 
@@ -130,7 +146,7 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
                 new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
                         ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
-                        instant(row, "updated_at"))));
+                        instant(row, "updated_at"), ThreadJson.summary(row.getString("summary")))));
     }
 
     @Override
@@ -241,9 +257,28 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         return pool.preparedQuery(UNLOCK).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
     }
 
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return pool.preparedQuery(SAVE_SUMMARY).execute(Tuple.of(threadId, previousThrough,
+                ThreadJson.summary(summary), summary.throughMessageId())).map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
+        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK_SUMMARY).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
+                .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return pool.preparedQuery(UNLOCK_SUMMARY).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+    }
+
     /** Deletes expired threads and lapsed claims; returns how many threads went. Runs periodically. */
     public Uni<Integer> deleteExpired() {
         return pool.query(DELETE_LAPSED_LOCKS).execute()
+                .chain(() -> pool.query(DELETE_LAPSED_SUMMARY_LOCKS).execute())
                 .chain(() -> pool.query(DELETE_EXPIRED_THREADS).execute())
                 .map(RowSet::rowCount);
     }

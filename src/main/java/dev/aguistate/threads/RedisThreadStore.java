@@ -20,7 +20,8 @@ import java.util.UUID;
  *   <li>{@code agui:thread:<id>}: a hash of the thread, expiring {@code ttl} after its last commit or read;</li>
  *   <li>{@code agui:owner:<owner>}: a sorted set of the owner's thread ids, newest first;</li>
  *   <li>{@code agui:scope:<scope>}: a hash of a shared scope's state and version;</li>
- *   <li>{@code agui:lock:<id>}: the token of the run that holds the thread, expiring with the claim.</li>
+ *   <li>{@code agui:lock:<id>}: the token of the run that holds the thread, expiring with the claim;</li>
+ *   <li>{@code agui:summarizing:<id>}: the token of the replica that summarizes the thread, expiring likewise.</li>
  * </ul>
  *
  * <p>Whatever must be atomic is a Lua script ({@code src/main/resources/redis}). The scripts derive the owner
@@ -33,6 +34,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     private static final String OWNER = "agui:owner:";
     private static final String SCOPE = "agui:scope:";
     private static final String LOCK = "agui:lock:";
+    private static final String SUMMARIZING = "agui:summarizing:";
 
     private static final RedisScript COMMIT = RedisScript.named("commit");
     private static final RedisScript LOAD = RedisScript.named("load");
@@ -40,6 +42,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     private static final String CLAIM_SEPARATOR = " ";
     private static final RedisScript UNLOCK = RedisScript.named("unlock");
     private static final RedisScript RENEW = RedisScript.named("renew");
+    private static final RedisScript SAVE_SUMMARY = RedisScript.named("summary");
 
     private final Redis redis;
     private final Duration ttl;
@@ -62,7 +65,8 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
         return new StoredThread(threadId, fields.get(0).toString(), fields.get(1).toString(),
                 ThreadJson.state(fields.get(2).toString()), ThreadJson.messages(fields.get(3).toString()),
                 ThreadJson.meta(fields.get(7) == null ? null : fields.get(7).toString()), fields.get(4).toLong(),
-                instant(fields.get(5)), instant(fields.get(6)));
+                instant(fields.get(5)), instant(fields.get(6)),
+                ThreadJson.summary(fields.get(8) == null ? null : fields.get(8).toString()));
     }
 
     @Override
@@ -160,6 +164,25 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     @Override
     public Uni<Void> unlock(RunLock lock) {
         return UNLOCK.run(redis, List.of(LOCK + lock.threadId()), List.of(claimValue(lock))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return SAVE_SUMMARY.run(redis, List.of(THREAD + threadId), List.of(previousThrough == null ? "" : previousThrough,
+                ThreadJson.summary(summary), summary.throughMessageId())).map(saved -> saved.toInteger() == 1);
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
+        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
+        return redis.send(Request.cmd(Command.SET).arg(SUMMARIZING + threadId).arg(lock.token())
+                        .arg("NX").arg("PX").arg(lockTtl.toMillis()))
+                .map(set -> set == null ? Optional.empty() : Optional.of(lock));
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return UNLOCK.run(redis, List.of(SUMMARIZING + lock.threadId()), List.of(lock.token())).replaceWithVoid();
     }
 
     /** A claim's value: its token (a UUID, which never holds the separator), then its run's id. */

@@ -53,6 +53,22 @@ final class ThreadJson {
         return AgUiJson.writeBytes(meta);
     }
 
+    static String summary(ConversationSummary summary) {
+        return text(AgUiJson.writeBytes(summary));
+    }
+
+    /** Null (no summary) reads as null. */
+    static ConversationSummary summary(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return STORED.readValue(json, ConversationSummary.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored summary is not valid JSON", e);
+        }
+    }
+
     /** JSON as the text that Redis and PostgreSQL take. */
     static String text(byte[] json) {
         return new String(json, StandardCharsets.UTF_8);

@@ -55,6 +55,24 @@ public interface ThreadStore {
     /** Gives the claim back; a claim that already lapsed and was taken by another run is left alone. */
     Uni<Void> unlock(RunLock lock);
 
+    /**
+     * Saves the thread's summary, unless its summary moved on meanwhile: only when the stored one covers up to
+     * {@code previousThrough} (null: there is none). Neither the thread's version nor its update time changes, so
+     * a run in progress on the thread is not disturbed.
+     *
+     * @return false when the thread is gone or its summary is not the expected one
+     */
+    Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary);
+
+    /**
+     * Takes the right to summarize the thread, across all replicas; empty when another replica summarizes it. It is
+     * not the run's claim: runs go on meanwhile. It lapses after {@code ttl}.
+     */
+    Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl);
+
+    /** Gives the summarizing right back, unless it lapsed and another replica took it. */
+    Uni<Void> unlockSummary(SummaryLock lock);
+
     /** Succeeds when the store answers, as cheaply as it can: what readiness checks. */
     Uni<Void> ping();
 }

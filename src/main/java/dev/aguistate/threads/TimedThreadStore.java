@@ -70,6 +70,21 @@ final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return timed(store.saveSummary(threadId, previousThrough, summary));
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl) {
+        return timed(store.tryLockSummary(threadId, ttl));
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return timed(store.unlockSummary(lock));
+    }
+
+    @Override
     public Uni<Void> ping() {
         return timed(store.ping());
     }

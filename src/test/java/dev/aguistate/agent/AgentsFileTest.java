@@ -1,6 +1,7 @@
 package dev.aguistate.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -190,6 +191,43 @@ class AgentsFileTest {
     }
 
     @Test
+    void anAgentSetsItsTokenBudgetAndWhenItsThreadsAreSummarized() throws IOException {
+        List<AgentDefinition> agents = AgentsFile.load(write("long.yaml", """
+                agents:
+                  - name: long-talker
+                    maxInputTokens: 30000
+                    summary:
+                      afterMessages: 40
+                      afterTokens: 20000
+                      keepRecent: 12
+                      model: gpt-4o-mini
+                  - name: quick
+                    summary:
+                      afterTokens: 8000
+                  - name: plain
+                """));
+
+        assertEquals(30000, agents.get(0).maxInputTokens());
+        assertEquals(new SummaryPolicy(40, 20000, 12, "gpt-4o-mini"), agents.get(0).summary());
+        assertEquals(new SummaryPolicy(0, 8000, 10, null), agents.get(1).summary(), "keepRecent defaults to 10");
+        assertNull(agents.get(2).maxInputTokens(), "the server's budget");
+        assertNull(agents.get(2).summary(), "the server's summary settings");
+    }
+
+    @Test
+    void summaryThresholdsThatLeaveNothingToSummarizeAreRefused() throws IOException {
+        Path file = write("bad.yaml", "agents:\n  - name: bad\n    summary:\n      afterMessages: 5\n      keepRecent: 10\n");
+
+        AgentsFileException e = assertThrows(AgentsFileException.class, () -> AgentsFile.load(file));
+
+        assertTrue(e.getMessage().contains("summary: summary afterMessages (5) must be more than keepRecent (10)"),
+                e.getMessage());
+        assertTrue(assertThrows(AgentsFileException.class, () -> AgentsFile.load(write("worse.yaml",
+                "agents:\n  - name: worse\n    maxInputTokens: lots\n"))).getMessage()
+                .contains("maxInputTokens: expected a whole number"));
+    }
+
+    @Test
     void theExampleFileLoads() {
         AgentDefinition planner = AgentsFile.load(Path.of("examples/agents.yaml")).get(0);
 
@@ -206,7 +244,7 @@ class AgentsFileTest {
                 + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
         return Stream.of(
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
-                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, instructions, name,"),
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, instructions, maxInputTokens, name,"),
                 Arguments.of("unknown nested field", state + "    stateTools:\n      - {name: x, reslt: ok}\n",
                         "agents[0] 'trip': ", "stateTools[0]: unknown field 'reslt'"),
                 Arguments.of("unknown state key field", state.replace("{type: array}", "{typ: array}"),

@@ -28,7 +28,7 @@ class ChatRequestsTest {
 
     private ChatRequest request(AgentDefinition agent, RoundKind kind, State state) {
         ChatRequests requests = new ChatRequests(agent, new StatePrompt("STATE {state}", 1000),
-                new ContextWindow(0, null), input.context(), OfferedTools.of(agent, input));
+                new ContextWindow(0, null), TokenBudget.NONE, null, input.context(), OfferedTools.of(agent, input));
         return requests.forRound(kind, state, input.messages(), Map.of());
     }
 

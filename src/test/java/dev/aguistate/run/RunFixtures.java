@@ -2,6 +2,8 @@ package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.TokenCalibration;
+import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
@@ -64,7 +66,7 @@ final class RunFixtures {
         boolean asks = input.messages().stream().anyMatch(m -> m instanceof Message.User || m instanceof Message.Tool);
         return new RunStart(input, StateLayers.empty(), List.of(),
                 new Conversation(input.messages(), input.messages(), Conversation.Restatement.NONE, asks), Map.of(), ThreadInterrupts.NONE,
-                journal);
+                journal, null);
     }
 
     /** A run on a stored thread whose request brings {@code added} after the stored messages. */
@@ -73,12 +75,13 @@ final class RunFixtures {
         List<Message> history = new ArrayList<>(stored.messages());
         history.addAll(added);
         return new RunStart(input, StateLayers.empty().absorb(stored.state()), stored.messages(),
-                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal());
+                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal(), null);
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
         return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
-                new ContextWindow(0, null), Duration.ofDays(1), maxRounds);
+                new ContextWindow(0, null), Duration.ofDays(1), maxRounds, 0, TokenEstimator.forModel("test"),
+                new TokenCalibration(), new CountedUnits(1000));
     }
 
     /** The events as a client receives them: the server's own JSON. */

@@ -33,12 +33,14 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * An OpenAI-wire-compatible chat-completions server for tests, on a real socket at 127.0.0.1.
  *
- * <p>Each {@code POST /v1/chat/completions} is recorded and answered with the next {@link #enqueue enqueued}
- * {@link StubResponse}, else the {@link #setDefault default}, else HTTP 500
+ * <p>Each {@code POST /v1/chat/completions} is recorded and answered with the first {@link #answerWhen routed}
+ * response whose predicate matches it, else the next {@link #enqueue enqueued} {@link StubResponse}, else the
+ * {@link #setDefault default}, else HTTP 500
  * {@code {"error":{"message":"no scripted response"}}}. Anything else gets a 404.
  *
  * <p>HTTP/1.1 is spoken by hand over plain sockets rather than with {@code com.sun.net.httpserver}, because
@@ -72,6 +74,7 @@ public final class OpenAiStub implements AutoCloseable {
     });
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedDeque<StubResponse> queue = new ConcurrentLinkedDeque<>();
+    private final List<Route> routes = new ArrayList<>();
     private volatile StubResponse defaultResponse;
     /** Monitor for everything a test may wait for; guards the fields below it. */
     private final Object progress = new Object();
@@ -122,6 +125,18 @@ public final class OpenAiStub implements AutoCloseable {
     public void enqueue(StubResponse response) {
         queue.add(response);
     }
+
+    /**
+     * Answers the next request that {@code matches} (its JSON body) with {@code response}, ahead of the queue, once:
+     * for requests whose order against the others is not known, like a summarizer's beside a run's.
+     */
+    public void answerWhen(Predicate<JsonNode> matches, StubResponse response) {
+        synchronized (routes) {
+            routes.add(new Route(matches, response));
+        }
+    }
+
+    private record Route(Predicate<JsonNode> matches, StubResponse response) {}
 
     /** The response served whenever the queue is empty; {@code null} restores the 500 "no scripted response". */
     public void setDefault(StubResponse response) {
@@ -175,6 +190,9 @@ public final class OpenAiStub implements AutoCloseable {
     /** Forgets queued responses, the default, recorded requests and the counts, and turns keep-alive off. */
     public void reset() {
         queue.clear();
+        synchronized (routes) {
+            routes.clear();
+        }
         defaultResponse = null;
         keepAlive = false;
         synchronized (progress) {
@@ -290,7 +308,14 @@ public final class OpenAiStub implements AutoCloseable {
         }
     }
 
-    private StubResponse nextResponse() {
+    private StubResponse nextResponse(JsonNode request) {
+        synchronized (routes) {
+            for (int i = 0; i < routes.size(); i++) {
+                if (routes.get(i).matches().test(request)) {
+                    return routes.remove(i).response();
+                }
+            }
+        }
         StubResponse next = queue.poll();
         return next != null ? next : defaultResponse;
     }
@@ -386,7 +411,7 @@ public final class OpenAiStub implements AutoCloseable {
                 requestConnections.add(number);
             });
 
-            StubResponse response = nextResponse();
+            StubResponse response = nextResponse(request);
             if (response == null) {
                 writeFixed(500, "application/json", NO_SCRIPTED_RESPONSE, Map.of());
                 return true;

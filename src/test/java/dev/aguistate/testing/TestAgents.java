@@ -3,6 +3,7 @@ package dev.aguistate.testing;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.ConfirmationMessages;
+import dev.aguistate.agent.SummaryPolicy;
 import dev.aguistate.state.JsonType;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
@@ -115,6 +116,46 @@ public class TestAgents {
                         RunRequests.parse("{\"type\":\"object\",\"properties\":{\"value\":{}}}"), "Set.",
                         Map.of(key, "value"))));
         return agent.build();
+    }
+
+    /** The input budget of the {@code budgeted} agent: a few turns of a long conversation fit. */
+    public static final int SMALL_INPUT_BUDGET = 700;
+
+    /** A stateless agent with a clock whose requests must fit {@link #SMALL_INPUT_BUDGET} tokens. */
+    @Produces
+    @Singleton
+    AgentDefinition budgeted() {
+        return AgentDefinition.builder("budgeted").instructions("Answer briefly.").stateless().tool(clock())
+                .maxInputTokens(SMALL_INPUT_BUDGET).build();
+    }
+
+    /** The model the {@code summarizing} agent's summaries are written by: requests for it are the summarizer's. */
+    public static final String SUMMARY_MODEL = "gpt-summary";
+    /** The {@code summarizing} agent's policy: summaries once 8 messages are pending, the latest 4 kept as they are. */
+    public static final SummaryPolicy SUMMARIZING = new SummaryPolicy(8, 0, 4, SUMMARY_MODEL);
+
+    /** A stateless agent whose threads are summarized by {@link #SUMMARY_MODEL} ({@link #SUMMARIZING}). */
+    @Produces
+    @Singleton
+    AgentDefinition summarizing() {
+        return AgentDefinition.builder("summarizing").instructions("Answer briefly.").stateless().tool(clock())
+                .summarize(SUMMARIZING).build();
+    }
+
+    /** For the long-conversation benchmark: gpt-4o-mini's default budget, no summaries. */
+    @Produces
+    @Singleton
+    AgentDefinition longPlain() {
+        return AgentDefinition.builder("long-plain").instructions("You plan trips.").stateless().tool(clock())
+                .maxInputTokens(105_216).build();
+    }
+
+    /** For the long-conversation benchmark: the same, with summaries once 40 messages are pending, 10 kept. */
+    @Produces
+    @Singleton
+    AgentDefinition longSummarized() {
+        return AgentDefinition.builder("long-summarized").instructions("You plan trips.").stateless().tool(clock())
+                .maxInputTokens(105_216).summarize(new SummaryPolicy(40, 0, 10, SUMMARY_MODEL)).build();
     }
 
     /** Keeps no state at all: only a clock. */

@@ -63,6 +63,20 @@ abstract class SharedThreadStoreContract extends ThreadStoreContract {
     }
 
     @Test
+    void anotherReplicaCannotSummarizeAThreadThatOneSummarizesUntilItsLockLapses() {
+        String id = newId();
+        ThreadStore other = replica(Duration.ofHours(1));
+        SummaryLock held = store().tryLockSummary(id, SHORT_TTL).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(other.tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty());
+        awaitUntil(() -> other.tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent(),
+                "the lock of a replica that stopped lapses");
+        store().unlockSummary(held).await().atMost(WAIT);
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "the lapsed holder's release leaves the new holder's lock alone");
+    }
+
+    @Test
     void aThreadExpiresWhenUnusedForItsTtlButReadingKeepsItAlive() {
         ThreadStore shortLived = replica(SHORT_TTL);
         StoredThread thread = thread(newId(), json("{}"), List.of());

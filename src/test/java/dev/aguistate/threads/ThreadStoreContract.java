@@ -248,6 +248,50 @@ public abstract class ThreadStoreContract {
         assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "a released claim names no run");
     }
 
+    @Test
+    void aSummaryIsSavedBesideTheThreadOnlyOverTheExpectedOneAndOutlivesCommits() {
+        String id = newId();
+        List<Message> messages = List.of(new Message.User("u1", "Plan a trip"), new Message.Assistant("a1", "Where to?", null),
+                new Message.User("u2", "Lisbon"));
+        commit(thread(id, json("{}"), messages), 0);
+        ConversationSummary first = new ConversationSummary("The user plans a trip.", "a1", 2,
+                Instant.parse("2026-11-23T10:00:00Z"));
+
+        assertFalse(store().saveSummary(id, "a1", first).await().atMost(WAIT), "there is no summary through a1 yet");
+        assertTrue(store().saveSummary(id, null, first).await().atMost(WAIT));
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(first, loaded.conversationSummary());
+        assertEquals(1, loaded.version(), "saving a summary does not move the version a run checks");
+        assertEquals(messages, loaded.messages(), "the history stays whole");
+
+        ConversationSummary second = new ConversationSummary("The user plans a trip to Lisbon.", "u2", 3,
+                Instant.parse("2026-11-23T10:05:00Z"));
+        assertFalse(store().saveSummary(id, null, second).await().atMost(WAIT), "the summary moved on from none");
+        commit(thread(id, json("{\"v\":2}"), messages), 1);
+        assertEquals(first, store().load(id).await().atMost(WAIT).orElseThrow().conversationSummary(),
+                "a commit keeps the summary");
+        assertTrue(store().saveSummary(id, "a1", second).await().atMost(WAIT));
+        assertEquals(second, store().load(id).await().atMost(WAIT).orElseThrow().conversationSummary());
+        assertFalse(store().saveSummary(newId(), null, second).await().atMost(WAIT), "no thread, no summary");
+    }
+
+    @Test
+    void oneSummarizerAtATimeAndApartFromTheRunClaim() {
+        String id = newId();
+        RunLock run = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+        SummaryLock held = store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "a second summarizer is refused");
+        assertEquals(Optional.of(run), store().claim(id).await().atMost(WAIT), "the run keeps its claim");
+        store().unlockSummary(new SummaryLock(id, "someone else")).await().atMost(WAIT);
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "a stale holder cannot release it");
+        store().unlockSummary(held).await().atMost(WAIT);
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+        assertEquals(Optional.of(run), store().claim(id).await().atMost(WAIT));
+    }
+
     protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
         return new StoredThread(id, owner, "agent-x", state, messages, ThreadMeta.EMPTY, 0, Instant.EPOCH,
                 Instant.EPOCH);

@@ -1,0 +1,26 @@
+package dev.aguistate.summary;
+
+import dev.aguistate.testing.StoreProfiles;
+import dev.aguistate.threads.RedisThreadStore;
+import dev.aguistate.threads.ThreadStore;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.redis.client.Redis;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@QuarkusTest
+@TestProfile(StoreProfiles.Redis.class)
+@ExtendWith(StoreProfiles.RedisReachable.class)
+class RedisSummarizerReplicasTest extends SummarizerReplicasContract {
+
+    @Inject
+    Vertx vertx;
+
+    @Override
+    protected ThreadStore otherReplicasStore() {
+        return new RedisThreadStore(Redis.createClient(vertx, StoreProfiles.REDIS_URL), Duration.ofHours(1), 1 << 20);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.aguistate.summary;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.llm.TokenEstimator;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlmTestBase;
+import dev.aguistate.testing.TestAgents;
+import dev.aguistate.threads.StoredThread;
+import dev.aguistate.threads.ThreadCommit;
+import dev.aguistate.threads.ThreadMeta;
+import dev.aguistate.threads.ThreadStore;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two replicas' summarizers on one thread, each with its own client of the shared store and the real LLM adapter
+ * against the stub: while one summarizes, the other does not ask the model at all. Subclasses pick the store and
+ * make the second replica's store client.
+ */
+abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Predicate<JsonNode> SUMMARIZER = request ->
+            request.path("model").asText().equals(TestAgents.SUMMARY_MODEL);
+
+    @Inject
+    ThreadStore store;
+    @Inject
+    StreamingModel model;
+    @Inject
+    SummaryConfig config;
+    @Inject
+    Summarizer summarizer;
+    @Inject
+    TokenEstimator estimator;
+
+    /** The shared store as another replica reaches it: a client of its own (memory: the one store there is). */
+    protected abstract ThreadStore otherReplicasStore();
+
+    private List<Message> twentyMessagesStored(String threadId) {
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            messages.add(new Message.User("u" + i, "Question " + i));
+            messages.add(new Message.Assistant("a" + i, "Answer " + i, null));
+        }
+        store.commit(new ThreadCommit(new StoredThread(threadId, "anonymous", "summarizing",
+                JsonNodeFactory.instance.objectNode(), messages, ThreadMeta.EMPTY, 0, Instant.EPOCH, Instant.EPOCH),
+                0, List.of())).await().atMost(WAIT);
+        return messages;
+    }
+
+    @Test
+    void whileOneReplicaSummarizesAThreadTheOtherDoesNotAskTheModel() {
+        String threadId = "thread-" + UUID.randomUUID();
+        List<Message> messages = twentyMessagesStored(threadId);
+        Summarizer other = new Summarizer(otherReplicasStore(), model, config, estimator);
+        stub.answerWhen(SUMMARIZER, StubResponse.stream().text("cut off").stallAfter(1).build());
+
+        CompletableFuture<Summarizer.Outcome> first = summarizer.summarize(TestAgents.SUMMARIZING, threadId, messages,
+                null).subscribeAsCompletionStage();
+        stub.awaitRequests(1, WAIT);
+        Summarizer.Outcome second = other.summarize(TestAgents.SUMMARIZING, threadId, messages, null)
+                .await().atMost(WAIT);
+
+        assertEquals(Summarizer.Outcome.BUSY, second);
+        assertEquals(1, stub.requests().size(), "one summarization request");
+        assertEquals(Summarizer.Outcome.FAILED, first.join(), "the stalled call ends at the idle timeout");
+
+        stub.answerWhen(SUMMARIZER, StubResponse.stream().text("Ten questions were answered.").build());
+        assertEquals(Summarizer.Outcome.SAVED, other.summarize(TestAgents.SUMMARIZING, threadId, messages, null)
+                .await().atMost(WAIT), "the lock is free once the first replica gave up");
+        assertEquals("Ten questions were answered.",
+                store.load(threadId).await().atMost(WAIT).orElseThrow().conversationSummary().text());
+        assertEquals(Summarizer.Outcome.NOT_DUE, summarizer.summarize(TestAgents.SUMMARIZING, threadId, messages,
+                null).await().atMost(WAIT), "a replica that saw the thread before the summary reads it again first");
+        assertEquals(2, stub.requests().size());
+    }
+}
