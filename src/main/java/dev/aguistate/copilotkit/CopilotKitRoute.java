@@ -78,19 +78,28 @@ public class CopilotKitRoute {
                 runs.readBody(ctx, body -> stop(ctx, user, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
         router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, user -> threads.handle(ctx, user,
                 ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
-        router.post(base.isEmpty() ? "/" : base).handler(this::singleRoute);
+        router.post(base).handler(this::singleRoute);
         router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
-        for (String path : new String[] {base.isEmpty() ? "/" : base, base + "/agent/:agent/run",
+        for (String path : new String[] {base, base + "/agent/:agent/run",
                 base + "/agent/:agent/connect", base + "/agent/:agent/stop/:threadId"}) {
             router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
         }
     }
 
-    /** The base path without a trailing slash; empty for the root. */
+    /**
+     * The base path with a leading slash and without a trailing one.
+     *
+     * @throws IllegalStateException for the root, where CopilotKit's {@code /threads} would hide this server's
+     */
     private String basePath() {
         String base = config.basePath().trim();
         base = base.startsWith("/") ? base : "/" + base;
-        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        if (base.isEmpty()) {
+            throw new IllegalStateException("agui.copilotkit.base-path must not be the root: CopilotKit's /threads "
+                    + "would hide this server's; use e.g. /copilotkit");
+        }
+        return base;
     }
 
     private RuntimeInfo info(boolean singleRoute) {

@@ -135,6 +135,9 @@ class CopilotKitRouteTest extends StubbedLlmTestBase {
         error(post(BASE + "/agent/chat/stop/t-1", "[1]", JSON_ALICE), 400, "invalid_request");
         error(post(BASE + "/agent/chat/stop/t-1", "{", JSON_ALICE), 400, "malformed_json");
         as("alice-key").get(BASE + "/agent/chat/run").then().statusCode(405).header("Allow", "POST");
+        // what /info states is off is not there
+        as("alice-key").post(BASE + "/agent/chat/suggest").then().statusCode(404).body("code", equalTo("not_found"));
+        as("alice-key").post(BASE + "/transcribe").then().statusCode(404).body("code", equalTo("not_found"));
 
         JsonNode run = RunRequests.fresh().user("hi").body();
         String[] json = JSON_ALICE;
