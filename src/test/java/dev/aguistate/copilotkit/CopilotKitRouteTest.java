@@ -2,26 +2,21 @@ package dev.aguistate.copilotkit;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
-import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.specification.RequestSpecification;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,57 +24,16 @@ import org.junit.jupiter.api.Test;
 /**
  * CopilotKit's runtime endpoints over HTTP, under a configured base path written with a trailing slash, with API
  * keys configured: the info shape, every route's errors before a stream (401, 404, 400, 415, 406, 422 as JSON),
- * runs and the single-route envelope, CopilotKit's stop answers, and the thread endpoints per user.
+ * runs and the single-route envelope, CopilotKit's stop answers. The thread endpoints: {@link CopilotKitThreadsContract}.
  */
 @QuarkusTest
 @TestProfile(CopilotKitRouteTest.Profile.class)
-class CopilotKitRouteTest extends StubbedLlmTestBase {
+class CopilotKitRouteTest extends CopilotKitRequests {
 
     public static class Profile extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.auth.api-keys.alice-key", "alice");
-            overrides.put("agui.auth.api-keys.bob-key", "bob");
-            overrides.put("agui.copilotkit.base-path", "/api/copilotkit/");
-            return overrides;
-        }
-    }
-
-    private static final String BASE = "/api/copilotkit";
-    private static final String[] ALICE = {"Authorization", "Bearer alice-key"};
-    private static final String[] JSON_ALICE = {"Content-Type", "application/json", "Authorization", "Bearer alice-key"};
-
-    private static RequestSpecification as(String key) {
-        return given().header("Authorization", "Bearer " + key);
-    }
-
-    private static ObjectNode envelope(String method, Map<String, String> params, JsonNode body) {
-        ObjectNode call = RunRequests.JSON.createObjectNode().put("method", method);
-        ObjectNode named = call.putObject("params");
-        params.forEach(named::put);
-        if (body != null) {
-            call.set("body", body);
-        }
-        return call;
-    }
-
-    private HttpResponse<String> post(String path, String body, String... headers) {
-        return client.post(path, body, headers);
-    }
-
-    private static JsonNode error(HttpResponse<String> response, int status, String code) {
-        assertEquals(status, response.statusCode(), response.body());
-        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
-        JsonNode body = RunRequests.parse(response.body());
-        assertEquals(code, body.get("code").asText(), response.body());
-        return body;
-    }
-
-    private List<JsonNode> run(String path, String body) {
-        try (SseClient.LiveStream stream = client.open(path, body, ALICE)) {
-            assertEquals(200, stream.status());
-            return stream.readToEnd();
+            return withKeysAndBasePath(super.getConfigOverrides());
         }
     }
 
@@ -212,52 +166,5 @@ class CopilotKitRouteTest extends StubbedLlmTestBase {
                 ALICE[0], ALICE[1]).body());
         assertFalse(again.get("stopped").asBoolean(), "nothing is live any more");
         assertTrue(again.get("message").asText().contains(request.threadId()));
-    }
-
-    @Test
-    void threadEndpointsListReadAndDeleteOnlyTheCallersThreads() {
-        stub.setDefault(StubResponse.stream().text("ok").build());
-        RunRequests first = RunRequests.fresh().user("one");
-        RunRequests second = RunRequests.fresh().user("two");
-        run(BASE + "/agent/chat/run", first.json());
-        run(BASE + "/agent/chat/run", second.json());
-
-        JsonNode page = RunRequests.parse(as("alice-key").get(BASE + "/threads?agentId=chat&limit=1")
-                .then().statusCode(200).extract().asString());
-        assertEquals(1, page.get("threads").size());
-        JsonNode newest = page.get("threads").get(0);
-        assertEquals(second.threadId(), newest.get("id").asText(), "most recently updated first");
-        assertEquals("chat", newest.get("agentId").asText());
-        assertEquals("alice", newest.get("createdById").asText());
-        JsonNode next = RunRequests.parse(as("alice-key").get(BASE + "/threads?agentId=chat&limit=1&cursor="
-                + page.get("nextCursor").asText()).then().statusCode(200).extract().asString());
-        assertEquals(first.threadId(), next.at("/threads/0/id").asText());
-        as("alice-key").get(BASE + "/threads?agentId=recipe").then().statusCode(200)
-                .body("threads.id", not(org.hamcrest.Matchers.hasItem(first.threadId())));
-        as("bob-key").get(BASE + "/threads").then().statusCode(200)
-                .body("threads.id", not(org.hamcrest.Matchers.hasItem(first.threadId())));
-        as("alice-key").get(BASE + "/threads?limit=0").then().statusCode(400).body("code", equalTo("invalid_page"));
-        given().get(BASE + "/threads").then().statusCode(401);
-
-        String thread = BASE + "/threads/" + first.threadId();
-        as("alice-key").get(thread + "/messages").then().statusCode(200)
-                .body("messages.role", equalTo(List.of("user", "assistant")))
-                .body("messages[0].content", equalTo("one")).body("messages[1].content", equalTo("ok"));
-        as("alice-key").get(thread + "/state").then().statusCode(200).body("$", hasKey("state"));
-        as("bob-key").get(thread + "/messages").then().statusCode(404).body("code", equalTo("thread_not_found"));
-        as("alice-key").contentType("application/json").body("{\"agentId\":\"chat\",\"name\":\"x\"}")
-                .patch(thread).then().statusCode(422).body("code", equalTo("not_supported"));
-        as("alice-key").get(thread).then().statusCode(405);
-        as("alice-key").post(thread + "/archive").then().statusCode(422).body("code", equalTo("not_supported"));
-
-        JsonNode listedByEnvelope = RunRequests.parse(post(BASE, envelope("resource/request",
-                Map.of("path", "/threads?agentId=chat", "httpMethod", "GET"), null).toString(),
-                "Content-Type", "application/json", ALICE[0], ALICE[1]).body());
-        assertEquals(second.threadId(), listedByEnvelope.at("/threads/0/id").asText());
-
-        as("bob-key").delete(thread).then().statusCode(404);
-        as("alice-key").delete(thread).then().statusCode(200).body("deleted", equalTo(true))
-                .body("threadId", equalTo(first.threadId()));
-        as("alice-key").get(thread + "/messages").then().statusCode(404);
     }
 }
