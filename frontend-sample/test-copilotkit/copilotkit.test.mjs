@@ -11,6 +11,8 @@
 //
 // Needs the server running with the scripted demo model (no LLM API key), then:
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:copilotkit
+// With AGUI_API_KEY set, every request (CopilotKit's and the test's own) sends it as Authorization: Bearer <key>,
+// the way a CopilotKit app passes `headers`, for a server with agui.auth.api-keys.
 
 import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
@@ -23,6 +25,7 @@ const { CopilotKitCore } = await import("@copilotkit/core");
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
 const RUNTIME_URL = `${SERVER_URL}/copilotkit`;
+const AUTH = process.env.AGUI_API_KEY ? { Authorization: `Bearer ${process.env.AGUI_API_KEY}` } : {};
 const TIMEOUT = { timeout: 30_000 };
 const STORY = "Tell me a long story";
 
@@ -44,7 +47,7 @@ afterEach(() => {
 
 /** A CopilotKit client connected to the runtime; `errors` collects what it reports through onError. */
 async function client(options = {}) {
-  const core = new CopilotKitCore({ runtimeUrl: RUNTIME_URL, ...options });
+  const core = new CopilotKitCore({ runtimeUrl: RUNTIME_URL, headers: AUTH, ...options });
   const errors = [];
   core.subscribe({ onError: ({ code, error }) => errors.push(`${code}: ${error?.message}`) });
   await new Promise((resolve, reject) => {
@@ -86,7 +89,7 @@ async function until(probe) {
 }
 
 async function json(path, init) {
-  const response = await fetch(`${SERVER_URL}${path}`, init);
+  const response = await fetch(`${SERVER_URL}${path}`, { ...init, headers: AUTH });
   assert.equal(response.status, 200, `${path}: ${response.status} ${await response.clone().text()}`);
   return response.json();
 }

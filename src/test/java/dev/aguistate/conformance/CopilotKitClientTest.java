@@ -23,9 +23,14 @@ class CopilotKitClientTest {
 
     @Test
     void copilotKitsClientRunsAgainstTheRuntimeEndpoints() throws Exception {
+        runSuite(Map.of());
+    }
+
+    /** The suite with {@code environment} (e.g. the API key its requests send). */
+    static void runSuite(Map<String, String> environment) throws Exception {
         FrontendSample.assumeNode("@copilotkit/core against /copilotkit");
         FrontendSample.installIfMissing("@copilotkit/core");
-        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:copilotkit"), 300, Map.of()),
+        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:copilotkit"), 300, environment),
                 "the @copilotkit/core suite failed; its output is above");
     }
 }
