@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * CopilotKit's client against a server with API keys: the app passes its key in CopilotKit's {@code headers}, and
- * every request CopilotKit makes (info, run, connect, stop, threads) carries it to the one {@code UserResolver}.
+ * every request CopilotKit makes (info, run, connect, stop) carries it to the one {@code UserResolver}.
  */
 @QuarkusTest
 @TestProfile(CopilotKitClientWithApiKeyTest.WithApiKey.class)
