@@ -10,10 +10,13 @@ export default defineConfig({
     proxy: {
       "/agui": server,
       "/threads": server,
+      "/copilotkit": server,
     },
   },
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // two pages: the AG-UI sample (index.html) and its CopilotKit mode (copilotkit.html)
+    rollupOptions: { input: ["index.html", "copilotkit.html"] },
   },
 });

@@ -3,7 +3,10 @@ package dev.aguistate.http;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.llm.LlmConfig;
+import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.run.RunConfig;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.tools.BackendTool;
 import java.time.Duration;
@@ -91,9 +94,16 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
      * @param maxRounds       {@code agui.run.max-rounds}
      * @param maxDuration     {@code agui.run.max-duration}
      */
-    record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration) {}
+    public record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration) {
 
-    static AgentCapabilities of(AgentDefinition agent, ServerLimits server) {
+        /** This server's: the scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model. */
+        public static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm) {
+            return new ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
+                    llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration());
+        }
+    }
+
+    public static AgentCapabilities of(AgentDefinition agent, ServerLimits server) {
         // A two-phase agent writes state, then a summary: two model calls and no tools offered.
         boolean offersTools = !agent.twoPhaseState();
         boolean confirms = agent.confirmation().enabled();

@@ -55,9 +55,7 @@ public class AgentsResource {
         this.agents = agents;
         this.model = model;
         this.users = users;
-        // The scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model.
-        this.limits = new AgentCapabilities.ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
-                llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration());
+        this.limits = AgentCapabilities.ServerLimits.of(model, runs, llm);
     }
 
     @GET

@@ -14,11 +14,11 @@ public record ErrorBody(int status, String code, String message) {
     static final String CONTENT_TYPE = "application/json";
 
     /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */
-    static ErrorBody threadNotFound(String threadId) {
+    public static ErrorBody threadNotFound(String threadId) {
         return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
     }
 
-    static ErrorBody unknownAgent(String name) {
+    public static ErrorBody unknownAgent(String name) {
         return new ErrorBody(404, "unknown_agent", "there is no agent named '" + name
                 + "'; GET /agui/agents lists them");
     }
@@ -49,7 +49,7 @@ public record ErrorBody(int status, String code, String message) {
      */
     static final String RETRY_AFTER_SECONDS = "5";
 
-    static final ErrorBody STORE_UNAVAILABLE = new ErrorBody(503, "store_unavailable",
+    public static final ErrorBody STORE_UNAVAILABLE = new ErrorBody(503, "store_unavailable",
             "the thread store cannot be reached; try again");
 
     /** The same error as a JAX-RS response, for the resources. */

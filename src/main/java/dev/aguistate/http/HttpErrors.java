@@ -45,7 +45,7 @@ public class HttpErrors {
     }
 
     /** A handler for the methods a path does not take: 405 naming the ones it does. */
-    static Handler<RoutingContext> allowOnly(HttpMethod... allowed) {
+    public static Handler<RoutingContext> allowOnly(HttpMethod... allowed) {
         String allow = Arrays.stream(allowed).map(HttpMethod::name).collect(Collectors.joining(", "));
         return ctx -> {
             ctx.response().putHeader("Allow", allow);

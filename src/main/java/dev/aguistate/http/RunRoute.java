@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * {@code POST /agui} (the default agent) and {@code POST /agui/{agent}}: a run request in, an SSE event stream out;
@@ -66,49 +67,100 @@ public class RunRoute {
     }
 
     void register(@Observes Router router) {
-        router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent()), this::start));
-        router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent")), this::start));
-        router.post("/agui/:agent/connect").handler(ctx ->
-                accept(ctx, agents.find(ctx.pathParam("agent")), this::connect));
-        router.post("/agui/:agent/stop/:threadId").handler(this::stop);
+        router.post("/agui").handler(ctx -> stream(ctx, Stream.RUN, agents.defaultAgent().name()));
+        router.post("/agui/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
+        router.post("/agui/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
+        router.post("/agui/:agent/stop/:threadId").handler(ctx -> authorized(ctx, user -> stop(ctx, user,
+                ctx.pathParam("agent"), ctx.pathParam("threadId"), Optional.empty(), StopAnswer.AG_UI)));
         // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
         for (String path : List.of("/agui", "/agui/:agent", "/agui/:agent/connect", "/agui/:agent/stop/:threadId")) {
             router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
         }
     }
 
-    /** What a streaming endpoint does with a request that passed the checks. */
-    private interface StreamStart {
-        void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input);
+    /** What a streaming request asks for: a new run, or a connection to the thread's runs. */
+    public enum Stream { RUN, CONNECT }
+
+    /** The JSON body of a stop's answer, from whether a live run was asked to stop. */
+    @FunctionalInterface
+    public interface StopAnswer {
+
+        /** {@code {"stopped":true}} or {@code {"stopped":false}}. */
+        StopAnswer AG_UI = (stopped, threadId) -> "{\"stopped\":" + stopped + "}";
+
+        String body(boolean stopped, String threadId);
     }
 
-    private void accept(RoutingContext ctx, Optional<AgentDefinition> agent, StreamStart then) {
-        HttpServerRequest request = ctx.request();
-        Optional<String> user = users.resolve(request.getHeader("Authorization"));
-        if (user.isEmpty()) {
-            reject(ctx, UserResolver.unauthorized());
-        } else if (!isJson(request.getHeader("Content-Type"))) {
-            reject(ctx, new ErrorBody(415, "unsupported_media_type",
-                    "send the run request as Content-Type: application/json"));
-        } else if (!acceptsEventStream(request.getHeader("Accept"))) {
-            reject(ctx, new ErrorBody(406, "not_acceptable",
-                    "the response is an event stream; the Accept header must allow text/event-stream"));
-        } else if (agent.isEmpty()) {
-            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
-        } else {
-            readBody(ctx, body -> {
-                RunAgentInput input;
-                try {
-                    input = RunAgentInputReader.read(body.getBytes());
-                } catch (InvalidRunInput invalid) {
-                    reject(ctx, invalid.malformedJson()
-                            ? new ErrorBody(400, "malformed_json", invalid.getMessage())
-                            : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
-                    return;
-                }
-                then.start(ctx, user.get(), agent.get(), input);
-            });
+    /**
+     * A run or connect request whose agent the route names: the user, {@code Content-Type}, {@code Accept} and the
+     * agent are checked before the body is read, then the body is read within the limits and the stream opens.
+     */
+    public void stream(RoutingContext ctx, Stream kind, String agentName) {
+        authorized(ctx, user -> {
+            Optional<ErrorBody> refused = notJson(ctx.request())
+                    .or(() -> refusedStream(ctx.request(), agentName));
+            if (refused.isPresent()) {
+                reject(ctx, refused.get());
+            } else {
+                readBody(ctx, body -> stream(ctx, user, kind, agentName, body.getBytes()));
+            }
+        });
+    }
+
+    /**
+     * A run or connect request whose input arrived some other way (inside an envelope the caller read with
+     * {@link #readJsonBody}): the checks that concern the stream, then the input parsed, then the stream.
+     */
+    public void stream(RoutingContext ctx, String user, Stream kind, String agentName, byte[] input) {
+        Optional<ErrorBody> refused = refusedStream(ctx.request(), agentName);
+        if (refused.isPresent()) {
+            reject(ctx, refused.get());
+            return;
         }
+        RunAgentInput parsed;
+        try {
+            parsed = RunAgentInputReader.read(input);
+        } catch (InvalidRunInput invalid) {
+            reject(ctx, invalid.malformedJson()
+                    ? new ErrorBody(400, "malformed_json", invalid.getMessage())
+                    : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+            return;
+        }
+        AgentDefinition agent = agents.find(agentName).orElseThrow();
+        switch (kind) {
+            case RUN -> start(ctx, user, agent, parsed);
+            case CONNECT -> connect(ctx, user, agent, parsed);
+        }
+    }
+
+    /** Calls {@code then} with the request's user, or answers 401. */
+    public void authorized(RoutingContext ctx, Consumer<String> then) {
+        users.resolve(ctx.request().getHeader("Authorization"))
+                .ifPresentOrElse(then, () -> reject(ctx, UserResolver.unauthorized()));
+    }
+
+    /** Reads a JSON body within the run endpoints' limits, or answers 415, 413 or 408. */
+    public void readJsonBody(RoutingContext ctx, Consumer<Buffer> then) {
+        Optional<ErrorBody> refused = notJson(ctx.request());
+        if (refused.isPresent()) {
+            reject(ctx, refused.get());
+        } else {
+            readBody(ctx, then);
+        }
+    }
+
+    private static Optional<ErrorBody> notJson(HttpServerRequest request) {
+        return isJson(request.getHeader("Content-Type")) ? Optional.empty()
+                : Optional.of(new ErrorBody(415, "unsupported_media_type",
+                        "send the request as Content-Type: application/json"));
+    }
+
+    private Optional<ErrorBody> refusedStream(HttpServerRequest request, String agentName) {
+        if (!acceptsEventStream(request.getHeader("Accept"))) {
+            return Optional.of(new ErrorBody(406, "not_acceptable",
+                    "the response is an event stream; the Accept header must allow text/event-stream"));
+        }
+        return agents.find(agentName).isPresent() ? Optional.empty() : Optional.of(ErrorBody.unknownAgent(agentName));
     }
 
     private void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
@@ -132,23 +184,23 @@ public class RunRoute {
                         failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
-    /** {@code {"stopped":true}} when the thread had a live run, which was asked to stop. */
-    private void stop(RoutingContext ctx) {
-        Optional<String> user = users.resolve(ctx.request().getHeader("Authorization"));
-        Optional<AgentDefinition> agent = agents.find(ctx.pathParam("agent"));
-        String threadId = ctx.pathParam("threadId");
-        if (user.isEmpty()) {
-            reject(ctx, UserResolver.unauthorized());
-        } else if (agent.isEmpty()) {
-            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
+    /**
+     * Asks the thread's live run to stop, on whichever replica runs it; with {@code runId}, only if that is the live
+     * run. Answers 200 with {@code answer}'s body.
+     */
+    public void stop(RoutingContext ctx, String user, String agentName, String threadId, Optional<String> runId,
+                     StopAnswer answer) {
+        Optional<AgentDefinition> agent = agents.find(agentName);
+        if (agent.isEmpty()) {
+            reject(ctx, ErrorBody.unknownAgent(agentName));
         } else if (IdRules.violation(threadId).isPresent()) {
             reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
         } else {
             Context context = vertx.getOrCreateContext();
-            connections.stop(user.get(), agent.get(), threadId).subscribe().with(
+            connections.stop(user, agent.get(), threadId, runId).subscribe().with(
                     stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
                             .putHeader("Content-Type", "application/json")
-                            .end("{\"stopped\":" + stopped + "}")),
+                            .end(answer.body(stopped, threadId))),
                     failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
         }
     }
@@ -191,7 +243,7 @@ public class RunRoute {
      * Reads the body up to the configured size limit and time limit; a larger one gets 413, one that has not
      * arrived in time 408, both without reading the rest.
      */
-    private void readBody(RoutingContext ctx, java.util.function.Consumer<Buffer> onBody) {
+    public void readBody(RoutingContext ctx, Consumer<Buffer> onBody) {
         HttpServerRequest request = ctx.request();
         int limit = config.maxRequestBytes();
         if (HttpErrors.announcesMoreThan(request.getHeader("Content-Length"), limit)) {
@@ -252,7 +304,8 @@ public class RunRoute {
         return error.send(ctx.response());
     }
 
-    private static void reject(RoutingContext ctx, ErrorBody error) {
+    /** Answers with the error, before any stream. */
+    public static void reject(RoutingContext ctx, ErrorBody error) {
         error.send(ctx.response());
     }
 

@@ -97,16 +97,19 @@ public class RunConnections {
     }
 
     /**
-     * Asks the replica that runs the thread's live run to stop it.
+     * Asks the replica that runs the thread's live run to stop it; with {@code runId}, only if that run is the live
+     * one (a stop meant for a run that ended never stops the next).
      *
      * @return whether a run was live (and so asked); a failed Uni with {@link SessionRefused} when the thread is
      *         another user's or another agent's
      */
-    public Uni<Boolean> stop(String user, AgentDefinition agent, String threadId) {
+    public Uni<Boolean> stop(String user, AgentDefinition agent, String threadId, Optional<String> runId) {
         return store.load(threadId).chain(stored -> {
             ThreadSessions.checkAccess(user, agent, threadId, stored);
-            return store.claim(threadId).chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
-                    : stops.send(claim.get().token()).replaceWith(true));
+            return store.claim(threadId).map(claim -> claim.filter(
+                            live -> runId.isEmpty() || runId.get().equals(live.runId())))
+                    .chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
+                            : stops.send(claim.get().token()).replaceWith(true));
         });
     }
 

@@ -1,0 +1,17 @@
+package dev.aguistate.copilotkit;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** CopilotKit's runtime endpoints ({@code agui.copilotkit.*}). */
+@ConfigMapping(prefix = "agui.copilotkit")
+public interface CopilotKitConfig {
+
+    /** Whether the endpoints are served at all; off, their paths answer 404 like any unknown path. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Where they are served: what a CopilotKit app sets as its {@code runtimeUrl} (after the server's origin). */
+    @WithDefault("/copilotkit")
+    String basePath();
+}

@@ -1,0 +1,169 @@
+package dev.aguistate.copilotkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.AgentRegistry;
+import dev.aguistate.http.AgentCapabilities;
+import dev.aguistate.http.ErrorBody;
+import dev.aguistate.http.HttpErrors;
+import dev.aguistate.http.RunRoute;
+import dev.aguistate.llm.LlmConfig;
+import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.run.RunConfig;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * CopilotKit's runtime endpoints (its v2 router, {@code fetch-router.ts}), under {@code agui.copilotkit.base-path}: a
+ * CopilotKit app sets its {@code runtimeUrl} here and needs no Node runtime. An adapter over the AG-UI endpoints: runs,
+ * connections and stops go through {@link RunRoute} (the same checks, errors, user and streams as
+ * {@code /agui/{agent}}), threads through the thread store.
+ * <ul>
+ *   <li>{@code GET {base}/info}: the agents with their descriptions and AG-UI capabilities;</li>
+ *   <li>{@code POST {base}/agent/{agent}/run}, {@code …/connect}: as {@code POST /agui/{agent}} and
+ *       {@code /agui/{agent}/connect};</li>
+ *   <li>{@code POST {base}/agent/{agent}/stop/{threadId}} (body {@code {"runId"}}, optional): CopilotKit's answer,
+ *       {@code {"stopped":true}} or {@code {"stopped":false,"message":…}};</li>
+ *   <li>{@code {base}/threads…}: {@link CopilotKitThreads};</li>
+ *   <li>{@code POST {base}}: the single route, one envelope {@code {"method","params","body"}} for all of the above,
+ *       which CopilotKit's client falls back to when {@code /info} does not answer.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class CopilotKitRoute {
+
+    /** What {@code RuntimeInfo.agents[].className} says serves an agent. */
+    private static final String AGENT_CLASS = "AgUiStateServerAgent";
+    private static final RuntimeInfo.ThreadEndpoints THREAD_ENDPOINTS =
+            new RuntimeInfo.ThreadEndpoints(true, true, false, false);
+
+    private final CopilotKitConfig config;
+    private final RunRoute runs;
+    private final CopilotKitThreads threads;
+    private final AgentRegistry agents;
+    private final AgentCapabilities.ServerLimits limits;
+    private final String version;
+
+    CopilotKitRoute(CopilotKitConfig config, RunRoute runs, CopilotKitThreads threads, AgentRegistry agents,
+                    StreamingModel model, RunConfig runConfig, LlmConfig llm,
+                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
+        this.config = config;
+        this.runs = runs;
+        this.threads = threads;
+        this.agents = agents;
+        this.limits = AgentCapabilities.ServerLimits.of(model, runConfig, llm);
+        this.version = version;
+    }
+
+    void register(@Observes Router router) {
+        if (!config.enabled()) {
+            return;
+        }
+        String base = basePath();
+        router.get(base + "/info").handler(ctx -> runs.authorized(ctx, user -> json(ctx, info(false))));
+        router.post(base + "/agent/:agent/run").handler(ctx ->
+                runs.stream(ctx, RunRoute.Stream.RUN, ctx.pathParam("agent")));
+        router.post(base + "/agent/:agent/connect").handler(ctx ->
+                runs.stream(ctx, RunRoute.Stream.CONNECT, ctx.pathParam("agent")));
+        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> runs.authorized(ctx, user ->
+                runs.readBody(ctx, body -> stop(ctx, user, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
+        router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, user -> threads.handle(ctx, user,
+                ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
+        router.post(base).handler(this::singleRoute);
+        router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
+        for (String path : new String[] {base, base + "/agent/:agent/run",
+                base + "/agent/:agent/connect", base + "/agent/:agent/stop/:threadId"}) {
+            router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
+        }
+    }
+
+    /**
+     * The base path with a leading slash and without a trailing one.
+     *
+     * @throws IllegalStateException for the root, where CopilotKit's {@code /threads} would hide this server's
+     */
+    private String basePath() {
+        String base = config.basePath().trim();
+        base = base.startsWith("/") ? base : "/" + base;
+        base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        if (base.isEmpty()) {
+            throw new IllegalStateException("agui.copilotkit.base-path must not be the root: CopilotKit's /threads "
+                    + "would hide this server's; use e.g. /copilotkit");
+        }
+        return base;
+    }
+
+    private RuntimeInfo info(boolean singleRoute) {
+        Map<String, RuntimeInfo.AgentDescription> described = new LinkedHashMap<>();
+        for (AgentDefinition agent : agents.all()) {
+            described.put(agent.name(), new RuntimeInfo.AgentDescription(agent.name(), agent.description(),
+                    AGENT_CLASS, AgentCapabilities.of(agent, limits)));
+        }
+        return new RuntimeInfo(version, described, false, "sse", THREAD_ENDPOINTS, false, false, false, true,
+                singleRoute ? new RuntimeInfo.SingleRoute(true, THREAD_ENDPOINTS) : null);
+    }
+
+    /**
+     * The stop, answered as CopilotKit's runtime does but without its {@code interrupt}: the stopped run's stream ends
+     * with {@code RUN_FINISHED} {@code outcome: cancelled} (as on {@code /agui}), not with a {@code RUN_ERROR}.
+     */
+    private void stop(RoutingContext ctx, String user, String agent, String threadId, JsonNode body) {
+        if (body != null && !body.isNull() && (!body.isObject()
+                || (body.has("runId") && !body.get("runId").isTextual()))) {
+            RunRoute.reject(ctx, new ErrorBody(400, "invalid_request",
+                    "the stop's body is {\"runId\": \"<the run to stop>\"}, or nothing"));
+            return;
+        }
+        Optional<String> runId = body == null ? Optional.empty() : Optional.ofNullable(body.path("runId").textValue());
+        runs.stop(ctx, user, agent, threadId, runId, (stopped, thread) -> stopped ? "{\"stopped\":true}"
+                : AgUiJson.write(Map.of("stopped", false, "message", "No active run for thread '" + thread + "'.")));
+    }
+
+    /** {@code POST {base}} with {@code {"method","params","body"}}: CopilotKit's single-endpoint transport. */
+    private void singleRoute(RoutingContext ctx) {
+        runs.authorized(ctx, user -> runs.readJsonBody(ctx, raw -> {
+            SingleRouteCall call;
+            try {
+                call = SingleRouteCall.parse(raw.getBytes());
+            } catch (IllegalArgumentException invalid) {
+                RunRoute.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
+                return;
+            }
+            if (call instanceof SingleRouteCall.Stream stream) {
+                runs.stream(ctx, user, stream.kind(), stream.agentId(), stream.input());
+            } else if (call instanceof SingleRouteCall.Stop stop) {
+                stop(ctx, user, stop.agentId(), stop.threadId(), stop.body());
+            } else if (call instanceof SingleRouteCall.Resource resource) {
+                threads.handle(ctx, user, resource.httpMethod(), resource.path());
+            } else {
+                json(ctx, info(true));
+            }
+        }));
+    }
+
+    /** A stop's optional body; not JSON is a 400. */
+    private void stop(RoutingContext ctx, String user, String agent, String threadId, Buffer body) {
+        JsonNode parsed;
+        try {
+            parsed = body.length() == 0 ? null : SingleRouteCall.json(body.getBytes());
+        } catch (IllegalArgumentException invalid) {
+            RunRoute.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
+            return;
+        }
+        stop(ctx, user, agent, threadId, parsed);
+    }
+
+    static void json(RoutingContext ctx, Object body) {
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json")
+                .putHeader("Cache-Control", "no-store").end(AgUiJson.write(body));
+    }
+}

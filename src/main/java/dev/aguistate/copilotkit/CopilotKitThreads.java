@@ -1,0 +1,225 @@
+package dev.aguistate.copilotkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.http.ErrorBody;
+import dev.aguistate.http.RunRoute;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.threads.StoreUnavailable;
+import dev.aguistate.threads.StoredThread;
+import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.threads.ThreadSummary;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * CopilotKit's thread endpoints over our thread store, for the caller's threads only (another user's thread answers
+ * 404, like a missing one): {@code GET /threads} (optionally {@code ?agentId=}, paged by an opaque {@code cursor}),
+ * {@code GET /threads/{id}/messages}, {@code GET /threads/{id}/state}, {@code DELETE /threads/{id}}. What needs
+ * CopilotKit's Intelligence platform (renaming, archiving, realtime subscriptions, a thread's raw events, clearing
+ * every thread) answers {@code 422 not_supported}, as CopilotKit's own runtime does without that platform.
+ */
+@ApplicationScoped
+class CopilotKitThreads {
+
+    /** A thread as CopilotKit lists it; this server keeps no thread names and archives nothing. */
+    record ThreadRecord(String id, String name, String agentId, String createdById, boolean archived,
+                        Instant createdAt, Instant updatedAt) {
+
+        static ThreadRecord of(ThreadSummary thread, String user) {
+            return new ThreadRecord(thread.threadId(), null, thread.agent(), user, false, thread.createdAt(),
+                    thread.updatedAt());
+        }
+    }
+
+    record ThreadList(List<ThreadRecord> threads, String nextCursor) {}
+
+    private static final int DEFAULT_PAGE = 50;
+    private static final int MAX_PAGE = 100;
+    /** Threads read from the store per step while filtering a listing by agent. */
+    private static final int SCAN = 100;
+
+    private final ThreadStore store;
+    private final ThreadAccess access;
+    private final Vertx vertx;
+
+    CopilotKitThreads(ThreadStore store, ThreadAccess access, Vertx vertx) {
+        this.store = store;
+        this.access = access;
+        this.vertx = vertx;
+    }
+
+    /**
+     * Answers one thread request.
+     *
+     * @param resource the path from {@code /threads} on, with its query string, e.g. {@code /threads?agentId=chat}
+     */
+    void handle(RoutingContext ctx, String user, String httpMethod, String resource) {
+        QueryStringDecoder uri = new QueryStringDecoder(resource);
+        List<String> segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
+                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        if (segments.isEmpty() || !segments.get(0).equals("threads") || segments.size() > 3) {
+            RunRoute.reject(ctx, new ErrorBody(404, "not_found", "there is no thread endpoint at " + uri.rawPath()));
+            return;
+        }
+        String method = httpMethod.toUpperCase(java.util.Locale.ROOT);
+        List<String> rest = segments.subList(1, segments.size());
+        if (rest.isEmpty()) {
+            if (allowed(ctx, method, "GET")) {
+                list(ctx, user, uri);
+            }
+        } else if (rest.size() == 1 && (rest.get(0).equals("subscribe") || rest.get(0).equals("clear"))) {
+            notSupported(ctx, "/threads/" + rest.get(0));
+        } else if (rest.size() == 1) {
+            if (method.equals("PATCH")) {
+                notSupported(ctx, "renaming or unarchiving a thread");
+            } else if (allowed(ctx, method, "PATCH, DELETE")) {
+                answer(ctx, access.delete(rest.get(0), user).map(deleted -> deleted
+                        ? (Object) new Deleted(rest.get(0), true) : ErrorBody.threadNotFound(rest.get(0))));
+            }
+        } else {
+            String threadId = rest.get(0);
+            switch (rest.get(1)) {
+                case "messages" -> {
+                    if (allowed(ctx, method, "GET")) {
+                        answer(ctx, inspect(threadId, user, thread -> new Messages(thread.messages().stream()
+                                .map(CopilotKitThreads::copilotKitMessage).toList())));
+                    }
+                }
+                case "state" -> {
+                    if (allowed(ctx, method, "GET")) {
+                        answer(ctx, inspect(threadId, user, thread -> new ThreadState(thread.state())));
+                    }
+                }
+                case "events", "archive" -> notSupported(ctx, "/threads/{threadId}/" + rest.get(1));
+                default -> RunRoute.reject(ctx, new ErrorBody(404, "not_found",
+                        "there is no thread endpoint at " + uri.rawPath()));
+            }
+        }
+    }
+
+    record Deleted(String threadId, boolean deleted) {}
+
+    record Messages(List<JsonNode> messages) {}
+
+    record ThreadState(JsonNode state) {}
+
+    private Uni<Object> inspect(String threadId, String user, Function<StoredThread, Object> view) {
+        return access.load(threadId, user).map(thread -> thread.<Object>map(view)
+                .orElseGet(() -> ErrorBody.threadNotFound(threadId)));
+    }
+
+    private void list(RoutingContext ctx, String user, QueryStringDecoder uri) {
+        Optional<String> agent = parameter(uri, "agentId");
+        int limit = parameter(uri, "limit").map(CopilotKitThreads::wholeNumber).orElse(DEFAULT_PAGE);
+        int offset = parameter(uri, "cursor").map(CopilotKitThreads::wholeNumber).orElse(0);
+        if (limit < 1 || limit > MAX_PAGE || offset < 0) {
+            RunRoute.reject(ctx, new ErrorBody(400, "invalid_page",
+                    "limit must be a whole number between 1 and " + MAX_PAGE + ", cursor one this endpoint returned"));
+            return;
+        }
+        answer(ctx, collect(user, agent, offset, limit, new ArrayList<>()).map(Object.class::cast));
+    }
+
+    /** The next {@code limit} of the user's threads (of the agent, if named) from the store's {@code offset}. */
+    private Uni<ThreadList> collect(String user, Optional<String> agent, int offset, int limit,
+                                    List<ThreadRecord> found) {
+        return store.list(user, offset, SCAN).chain(batch -> {
+            for (int i = 0; i < batch.size(); i++) {
+                ThreadSummary thread = batch.get(i);
+                if (agent.isEmpty() || agent.get().equals(thread.agent())) {
+                    found.add(ThreadRecord.of(thread, user));
+                    if (found.size() == limit) {
+                        return Uni.createFrom().item(new ThreadList(found, String.valueOf(offset + i + 1)));
+                    }
+                }
+            }
+            return batch.size() < SCAN ? Uni.createFrom().item(new ThreadList(found, null))
+                    : collect(user, agent, offset + SCAN, limit, found);
+        });
+    }
+
+    /**
+     * A message as CopilotKit's runtime lists it: id, role, content; an assistant's tool calls as
+     * {@code {id, name, args}}; a tool result's {@code toolCallId}.
+     */
+    static JsonNode copilotKitMessage(Message message) {
+        JsonNode full = AgUiJson.mapper().valueToTree(message);
+        ObjectNode listed = AgUiJson.mapper().createObjectNode();
+        listed.set("id", full.get("id"));
+        listed.set("role", full.get("role"));
+        if (full.hasNonNull("content")) {
+            listed.set("content", full.get("content"));
+        }
+        if (full.hasNonNull("toolCallId")) {
+            listed.set("toolCallId", full.get("toolCallId"));
+        }
+        if (full.path("toolCalls").size() > 0) {
+            ArrayNode calls = listed.putArray("toolCalls");
+            for (JsonNode call : full.get("toolCalls")) {
+                calls.addObject().put("id", call.path("id").asText())
+                        .put("name", call.path("function").path("name").asText())
+                        .put("args", call.path("function").path("arguments").asText());
+            }
+        }
+        return listed;
+    }
+
+    private static boolean allowed(RoutingContext ctx, String method, String allow) {
+        if (Arrays.stream(allow.split(", ")).anyMatch(method::equals)) {
+            return true;
+        }
+        ctx.response().putHeader("Allow", allow);
+        RunRoute.reject(ctx, new ErrorBody(405, "method_not_allowed",
+                method + " is not allowed on this thread endpoint; allowed: " + allow));
+        return false;
+    }
+
+    private static void notSupported(RoutingContext ctx, String what) {
+        RunRoute.reject(ctx, new ErrorBody(422, "not_supported", what + " needs CopilotKit's Intelligence platform; "
+                + "this server lists, reads and deletes threads (README: Using it with CopilotKit)"));
+    }
+
+    /** Writes the answer (a body, or an {@link ErrorBody}); a store that did not answer is a 503. */
+    private void answer(RoutingContext ctx, Uni<Object> answer) {
+        Context context = vertx.getOrCreateContext();
+        answer.subscribe().with(body -> context.runOnContext(v -> {
+            if (body instanceof ErrorBody error) {
+                RunRoute.reject(ctx, error);
+            } else {
+                CopilotKitRoute.json(ctx, body);
+            }
+        }), failure -> context.runOnContext(v -> {
+            if (failure instanceof StoreUnavailable) {
+                RunRoute.reject(ctx, ErrorBody.STORE_UNAVAILABLE);
+            } else {
+                ctx.fail(failure);
+            }
+        }));
+    }
+
+    private static Optional<String> parameter(QueryStringDecoder uri, String name) {
+        List<String> values = uri.parameters().get(name);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+    }
+
+    /** The parameter's value, or -1 when it is not a whole number (of at most nine digits). */
+    private static int wholeNumber(String parameter) {
+        return parameter.matches("[0-9]{1,9}") ? Integer.parseInt(parameter) : -1;
+    }
+}

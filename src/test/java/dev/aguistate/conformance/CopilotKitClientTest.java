@@ -1,0 +1,36 @@
+package dev.aguistate.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ScriptedDemoProfile;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs {@code frontend-sample/test-copilotkit}: CopilotKit's own client ({@code @copilotkit/core}, the version
+ * CopilotKit 1.75 ships) against this server's CopilotKit runtime endpoints, with the scripted demo model.
+ *
+ * <p>Without Node on the PATH the test is skipped and says so, unless {@code AGUI_REQUIRE_NODE=true} (set by
+ * {@code .ci/run}), which turns the skip into a failure.
+ */
+@QuarkusTest
+@TestProfile(ScriptedDemoProfile.class)
+class CopilotKitClientTest {
+
+    @Test
+    void copilotKitsClientRunsAgainstTheRuntimeEndpoints() throws Exception {
+        runSuite(Map.of());
+    }
+
+    /** The suite with {@code environment} (e.g. the API key its requests send). */
+    static void runSuite(Map<String, String> environment) throws Exception {
+        FrontendSample.assumeNode("@copilotkit/core against /copilotkit");
+        FrontendSample.installIfMissing("@copilotkit/core");
+        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:copilotkit"), 300, environment),
+                "the @copilotkit/core suite failed; its output is above");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.aguistate.copilotkit;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.StubbedLlmProfile;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CopilotKit's runtime endpoints over HTTP, under a configured base path written with a trailing slash, with API
+ * keys configured: the info shape, every route's errors before a stream (401, 404, 400, 415, 406, 422 as JSON),
+ * runs and the single-route envelope, CopilotKit's stop answers. The thread endpoints: {@link CopilotKitThreadsContract}.
+ */
+@QuarkusTest
+@TestProfile(CopilotKitRouteTest.Profile.class)
+class CopilotKitRouteTest extends CopilotKitRequests {
+
+    public static class Profile extends StubbedLlmProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return withKeysAndBasePath(super.getConfigOverrides());
+        }
+    }
+
+    @Test
+    void infoListsEveryAgentWithItsDescriptionAndCapabilities() {
+        JsonNode info = RunRequests.parse(as("alice-key").get(BASE + "/info").then().statusCode(200)
+                .contentType("application/json").extract().asString());
+        JsonNode listed = RunRequests.parse(as("alice-key").get("/agui/agents").then().statusCode(200)
+                .extract().asString());
+        List<String> names = new ArrayList<>();
+        info.get("agents").fieldNames().forEachRemaining(names::add);
+        List<String> expected = new ArrayList<>();
+        for (JsonNode agent : listed.get("agents")) {
+            expected.add(agent.get("name").asText());
+            JsonNode described = info.at("/agents/" + agent.get("name").asText());
+            assertEquals(agent.get("name"), described.get("name"));
+            assertEquals(agent.get("description"), described.get("description"));
+            assertEquals(agent.get("capabilities"), described.get("capabilities"), "the AG-UI capabilities");
+        }
+        assertEquals(expected, names);
+        assertEquals("sse", info.get("mode").asText());
+        assertEquals(RunRequests.parse("{\"list\":true,\"inspect\":true,\"mutations\":false,\"realtimeMetadata\":false}"),
+                info.get("threadEndpoints"));
+        assertFalse(info.has("singleRoute"), "the REST info does not describe the single route");
+
+        JsonNode single = RunRequests.parse(post(BASE, "{\"method\":\"info\"}", "Content-Type", "application/json",
+                ALICE[0], ALICE[1]).body());
+        assertEquals(info.get("agents"), single.get("agents"));
+        assertTrue(single.at("/singleRoute/resourceOperations").asBoolean());
+        assertEquals(info.get("threadEndpoints"), single.at("/singleRoute/threadEndpoints"));
+
+        given().get(BASE + "/info").then().statusCode(401).body("code", equalTo("unauthorized"));
+        error(post(BASE, "{\"method\":\"info\"}", "Content-Type", "application/json"), 401, "unauthorized");
+        as("alice-key").post(BASE + "/info").then().statusCode(405).header("Allow", "GET");
+    }
+
+    @Test
+    void everyRouteAnswersBadRequestsWithJsonBeforeAnyStream() {
+        String good = RunRequests.fresh().user("hi").json();
+        error(post(BASE + "/agent/nope/run", good, JSON_ALICE), 404, "unknown_agent");
+        error(post(BASE + "/agent/nope/connect", good, JSON_ALICE), 404, "unknown_agent");
+        error(post(BASE + "/agent/nope/stop/t-1", "", JSON_ALICE), 404, "unknown_agent");
+        error(post(BASE + "/agent/chat/run", good, "Content-Type", "application/json"), 401, "unauthorized");
+        error(post(BASE + "/agent/chat/run", "{", "Content-Type", "application/json", ALICE[0], ALICE[1]),
+                400, "malformed_json");
+        error(post(BASE + "/agent/chat/run", "{\"threadId\":1}", JSON_ALICE), 422, "invalid_run_input");
+        error(post(BASE + "/agent/chat/connect", "{\"threadId\":1}", JSON_ALICE), 422, "invalid_run_input");
+        error(post(BASE + "/agent/chat/run", good, "Content-Type", "text/plain", ALICE[0], ALICE[1]),
+                415, "unsupported_media_type");
+        error(post(BASE + "/agent/chat/run", good, "Accept", "application/json", JSON_ALICE[0], JSON_ALICE[1],
+                JSON_ALICE[2], JSON_ALICE[3]),
+                406, "not_acceptable");
+        error(post(BASE + "/agent/chat/stop/t-1", "[1]", JSON_ALICE), 400, "invalid_request");
+        error(post(BASE + "/agent/chat/stop/t-1", "{", JSON_ALICE), 400, "malformed_json");
+        as("alice-key").get(BASE + "/agent/chat/run").then().statusCode(405).header("Allow", "POST");
+        // what /info states is off is not there
+        as("alice-key").post(BASE + "/agent/chat/suggest").then().statusCode(404).body("code", equalTo("not_found"));
+        as("alice-key").post(BASE + "/transcribe").then().statusCode(404).body("code", equalTo("not_found"));
+
+        JsonNode run = RunRequests.fresh().user("hi").body();
+        String[] json = JSON_ALICE;
+        error(post(BASE, "{\"method\":\"nope\"}", json), 400, "invalid_request");
+        error(post(BASE, "{\"params\":{}}", json), 400, "invalid_request");
+        error(post(BASE, "not json", json), 400, "invalid_request");
+        error(post(BASE, envelope("agent/run", Map.of(), run).toString(), json), 400, "invalid_request");
+        error(post(BASE, envelope("agent/run", Map.of("agentId", "chat"), null).toString(), json),
+                400, "invalid_request");
+        error(post(BASE, envelope("agent/run", Map.of("agentId", "nope"), run).toString(), json),
+                404, "unknown_agent");
+        error(post(BASE, envelope("agent/run", Map.of("agentId", "chat"), RunRequests.parse("{\"threadId\":1}"))
+                .toString(), json), 422, "invalid_run_input");
+        error(post(BASE, envelope("agent/stop", Map.of("agentId", "chat"), null).toString(), json),
+                400, "invalid_request");
+        error(post(BASE, "{\"method\":\"info\"}", "Content-Type", "text/plain", ALICE[0], ALICE[1]),
+                415, "unsupported_media_type");
+        assertEquals(0, stub.requests().size(), "nothing reached the LLM");
+    }
+
+    @Test
+    void runsStreamTheSameEventsThroughTheRoutesAndTheSingleRouteEnvelope() {
+        stub.setDefault(StubResponse.stream().text("Hello", " there").build());
+        RunRequests direct = RunRequests.fresh().user("hi");
+        List<JsonNode> events = run(BASE + "/agent/chat/run", direct.json());
+        EventStreamVerifier.verify(events, direct.threadId(), direct.runId());
+        assertEquals("RUN_FINISHED", events.get(events.size() - 1).get("type").asText());
+
+        RunRequests enveloped = RunRequests.fresh().user("hi");
+        List<JsonNode> viaEnvelope = run(BASE, envelope("agent/run", Map.of("agentId", "chat"), enveloped.body())
+                .toString());
+        EventStreamVerifier.verify(viaEnvelope, enveloped.threadId(), enveloped.runId());
+        assertEquals(types(events), types(viaEnvelope));
+
+        // the same thread, stored where /agui keeps its threads, restated by connect (REST and envelope)
+        as("alice-key").get("/threads/" + direct.threadId()).then().statusCode(200).body("agent", equalTo("chat"));
+        RunRequests reconnect = RunRequests.of(direct.threadId(), "reconnect-1");
+        for (List<JsonNode> restated : List.of(run(BASE + "/agent/chat/connect", reconnect.json()),
+                run(BASE, envelope("agent/connect", Map.of("agentId", "chat"), reconnect.body()).toString()))) {
+            JsonNode snapshot = restated.stream().filter(e -> e.get("type").asText().equals("MESSAGES_SNAPSHOT"))
+                    .findFirst().orElseThrow();
+            assertEquals(2, snapshot.get("messages").size(), "the question and the answer");
+        }
+    }
+
+    private static List<String> types(List<JsonNode> events) {
+        return events.stream().map(e -> e.get("type").asText()).toList();
+    }
+
+    @Test
+    void stopAnswersAsCopilotKitsRuntimeAndStopsOnlyTheNamedRun() {
+        stub.enqueue(StubResponse.stream().text("Once", " upon", " a time").stallAfter(2).build());
+        RunRequests request = RunRequests.fresh().user("tell a story");
+        String stop = BASE + "/agent/chat/stop/" + request.threadId();
+        try (SseClient.LiveStream owner = client.open(BASE + "/agent/chat/run", request.json(), ALICE)) {
+            owner.await("TEXT_MESSAGE_CONTENT");
+
+            assertEquals(RunRequests.parse("{\"stopped\":false,\"message\":\"No active run for thread '"
+                    + request.threadId() + "'.\"}"), RunRequests.parse(post(stop, "{\"runId\":\"an-older-run\"}",
+                    JSON_ALICE).body()), "a stop for another run leaves the live one alone");
+            error(post(stop, "", "Content-Type", "application/json", "Authorization", "Bearer bob-key"), 404, "thread_not_found");
+
+            HttpResponse<String> stopped = post(stop, "{\"runId\":\"" + request.runId() + "\"}", JSON_ALICE);
+            assertEquals(200, stopped.statusCode());
+            assertEquals(RunRequests.parse("{\"stopped\":true}"), RunRequests.parse(stopped.body()));
+            List<JsonNode> events = owner.readToEnd();
+            assertEquals("cancelled", events.get(events.size() - 1).at("/outcome/type").asText());
+        }
+        String enveloped = envelope("agent/stop", Map.of("agentId", "chat", "threadId", request.threadId()), null)
+                .toString();
+        JsonNode again = RunRequests.parse(post(BASE, enveloped, "Content-Type", "application/json",
+                ALICE[0], ALICE[1]).body());
+        assertFalse(again.get("stopped").asBoolean(), "nothing is live any more");
+        assertTrue(again.get("message").asText().contains(request.threadId()));
+    }
+}
