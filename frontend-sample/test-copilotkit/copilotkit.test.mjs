@@ -200,10 +200,12 @@ test("stop: CopilotKit's stop ends the run on the server (cancelled), and a new 
 
   assert.ok(stopped, "a TEXT_MESSAGE_CONTENT arrived to stop on");
   assert.deepEqual(errors, []);
-  assert.deepEqual(ofType(events, "RUN_ERROR"), []);
-  // CopilotKit detaches from the stream as it sends the stop, so the run's end reaches the server, not the client:
-  // the thread says how the run ended once the server has stopped it.
-  assert.deepEqual(ofType(events, "RUN_FINISHED"), [], "CopilotKit stopped listening at the stop");
+  // CopilotKit detaches from the stream as it sends the stop, so the run's end may or may not reach it first. If
+  // it does, it is what a client before AG-UI 1.0 gets for a cancelled run (it has no cancelled outcome):
+  // RUN_ERROR code cancelled, which CopilotKit takes quietly after its own stop (errors stays empty).
+  assert.deepEqual(ofType(events, "RUN_FINISHED"), [], "no run that was stopped reads as finished");
+  for (const error of ofType(events, "RUN_ERROR")) assert.equal(error.code, "cancelled", JSON.stringify(error));
+  // the thread says how the run ended once the server has stopped it
   const thread = await until(async () => {
     const stored = await json(`/threads/${agent.threadId}`);
     return stored.lastRun ? stored : undefined;
