@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.StatePrompt;
 import java.time.Duration;
 
@@ -7,8 +8,8 @@ import java.time.Duration;
  * What every run of this server shares, read once from {@link RunConfig} and {@link StateConfig}.
  *
  * @param provider           the {@code provider} reported in token usage
- * @param deltaInterval      predicted STATE_DELTAs are coalesced to at most one per interval
+ * @param deltaPacing        how predicted STATE_DELTAs are coalesced
  * @param confirmationExpiry how long a confirmation waits for the user's answer
  */
-record RunSettings(String provider, StatePrompt statePrompt, Duration deltaInterval, ContextWindow contextWindow,
+record RunSettings(String provider, StatePrompt statePrompt, DeltaPacing deltaPacing, ContextWindow contextWindow,
                    Duration confirmationExpiry, int maxRounds) {}
