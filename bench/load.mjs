@@ -2,8 +2,9 @@
 // N clients, each on its own keep-alive connection, POST a run and read its SSE stream to the end, then start the
 // next one. Every run is validated: HTTP 200, every frame's data parses as JSON, the first event is RUN_STARTED,
 // exactly one terminal event (RUN_FINISHED or RUN_ERROR) and it is the last; a RUN_ERROR run counts as failed.
-// Runs are validated if they started in the measured window (they are awaited after it, up to 15 s); events/s
-// counts the events that arrived in it. Added latency: a run's k-th TEXT_MESSAGE_CONTENT should arrive k × pace after its first one; the lateness beyond
+// Every run is validated, warm-up included; after the measured window no new run starts and those still open are
+// awaited (up to --drain seconds, default 60): "unfinished" counts those that did not end. events/s counts the events
+// that arrived in the window; lateness is taken from the runs that ended in it. Added latency: a run's k-th TEXT_MESSAGE_CONTENT should arrive k × pace after its first one; the lateness beyond
 // that is recorded (p50, p99), so a server that streams on time scores ≈ 0 whatever the pacing.
 // With --pid, the server's CPU time (utime+stime from /proc) over the measured window, and its peak threads and RSS.
 //
@@ -20,13 +21,14 @@ const clients = Number(args.clients ?? 10);
 const warmupMs = Number(args.warmup ?? 5) * 1000;
 const measureMs = Number(args.seconds ?? 20) * 1000;
 const paceMs = Number(args.pace ?? 15);
+const drainMs = Number(args.drain ?? 60) * 1000;
 const pid = args.pid;
 const TICKS = 100; // USER_HZ
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients });
 let measuring = false;
 let stopping = false;
-const totals = { runs: 0, invalid: 0, failed: 0, events: 0, lateness: [] };
+const totals = { runs: 0, invalid: 0, failed: 0, events: 0, lateness: [], open: 0, ended: 0 };
 const reasons = {};
 
 function invalid(reason) {
@@ -40,14 +42,16 @@ function body() {
 }
 
 function oneRun() {
-  return new Promise((resolve) => {
+  return new Promise((done) => {
+    totals.open++;
+    let settled = false;
+    const resolve = () => { if (!settled) { settled = true; totals.open--; done(); } };
     const payload = body();
-    const counted = measuring;
     const request = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json',
       Accept: 'text/event-stream', 'Content-Length': Buffer.byteLength(payload) } }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
-        response.on('end', () => { if (counted) invalid(`http ${response.statusCode}`); resolve(); });
+        response.on('end', () => { invalid(`http ${response.statusCode}`); resolve(); });
         return;
       }
       response.setEncoding('utf8');
@@ -79,23 +83,21 @@ function oneRun() {
         }
       });
       response.on('end', () => {
-        if (counted) {
-          const terminals = events.filter((t) => t === 'RUN_FINISHED' || t === 'RUN_ERROR').length;
-          if (bad) invalid(bad);
-          else if (events[0] !== 'RUN_STARTED') invalid(`first event ${events[0]}`);
-          else if (terminals !== 1) invalid(`${terminals} terminal events`);
-          else if (!['RUN_FINISHED', 'RUN_ERROR'].includes(events.at(-1))) invalid('terminal event not last');
-          else if (events.at(-1) === 'RUN_ERROR') { totals.failed++; }
-          else {
-            totals.runs++;
-            for (const l of late) totals.lateness.push(l);
-          }
+        const terminals = events.filter((t) => t === 'RUN_FINISHED' || t === 'RUN_ERROR').length;
+        if (bad) invalid(bad);
+        else if (events[0] !== 'RUN_STARTED') invalid(`first event ${events[0]}`);
+        else if (terminals !== 1) invalid(`${terminals} terminal events`);
+        else if (!['RUN_FINISHED', 'RUN_ERROR'].includes(events.at(-1))) invalid('terminal event not last');
+        else if (events.at(-1) === 'RUN_ERROR') totals.failed++;
+        else {
+          totals.runs++;
+          if (measuring) { totals.ended++; for (const l of late) totals.lateness.push(l); }
         }
         resolve();
       });
-      response.on('error', () => { if (counted) invalid('response error'); resolve(); });
+      response.on('error', () => { if (!settled) invalid('response error'); resolve(); });
     });
-    request.on('error', (e) => { if (counted) invalid(`request ${e.code ?? e.message}`); resolve(); });
+    request.on('error', (e) => { if (!settled) invalid(`request ${e.code ?? e.message}`); resolve(); });
     request.end(payload);
   });
 }
@@ -134,13 +136,15 @@ const elapsed = (performance.now() - start) / 1000;
 measuring = false; // events/s: the events that arrived in the window; runs: those that started in it, awaited
 clearInterval(sampler);
 stopping = true;
-await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, 15000))]);
+await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, drainMs))]);
+const unfinished = totals.open;
 agent.destroy();
 const sorted = Float64Array.from(totals.lateness).sort();
 const cpuSeconds = after && before ? (after.cpuTicks - before.cpuTicks) / TICKS : NaN;
 console.log(JSON.stringify({
   clients, seconds: Number(elapsed.toFixed(1)), runs: totals.runs, invalid: totals.invalid, failed: totals.failed,
-  reasons, eventsPerSecond: Math.round(totals.events / elapsed), runsPerSecond: Number((totals.runs / elapsed).toFixed(1)),
+  unfinished, reasons, eventsPerSecond: Math.round(totals.events / elapsed),
+  runsPerSecond: Number((totals.ended / elapsed).toFixed(1)),
   lateP50Ms: Number(percentile(sorted, 0.5).toFixed(2)), lateP99Ms: Number(percentile(sorted, 0.99).toFixed(2)),
   cpuUsPerEvent: Number((cpuSeconds * 1e6 / Math.max(1, totals.events)).toFixed(1)),
   serverCpuPercent: Number((cpuSeconds / elapsed * 100).toFixed(0)), peakThreads, peakRssMb: Math.round(peakRssKb / 1024),

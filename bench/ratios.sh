@@ -62,7 +62,7 @@ warm_up() { # url
   node bench/load.mjs --url "$1" --clients 100 --warmup "$server_warmup" --seconds 1 --pace "$pace" >/dev/null
 }
 
-measure() { # label url pid clients
+measure() { # label url pid clients (every run is validated; those still open after the window get 60 s to end)
   node bench/load.mjs --url "$2" --clients "$4" --warmup "$warmup" --seconds "$seconds" --pace "$pace" --pid "$3" \
     | tee -a "$work/results.jsonl" | sed "s|^|$1 |" >&2
   tail -n 1 "$work/results.jsonl" | sed "s|^|{\"label\":\"$1\",\"row\":|; s|$|}|" >>"$work/rows.jsonl"
@@ -106,12 +106,12 @@ const rows = Object.fromEntries(fs.readFileSync(process.argv[2], 'utf8').trim().
   .map((line) => JSON.parse(line)).map((r) => [r.label, r.row]));
 const ratio = (a, b) => (b ? (a / b).toFixed(2) : '–');
 console.log(`load average at the end: ${process.argv[3]}\n`);
-console.log('| path | N | runs valid / invalid / failed | events/s (÷ bare) | late p50 / p99 ms (bare) | CPU µs/event (÷ bare) | threads (bare) | RSS MB (bare) |');
+console.log('| path | N | runs valid / invalid / failed / unfinished | events/s (÷ bare) | late p50 / p99 ms (bare) | CPU µs/event (÷ bare) | threads (bare) | RSS MB (bare) |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const [label, r] of Object.entries(rows)) {
   const [path, n] = label.split('/');
   if (path === 'bare') continue;
   const b = rows[`bare/${n}`];
-  console.log(`| ${path} | ${n} | ${r.runs} / ${r.invalid} / ${r.failed} | ${r.eventsPerSecond} (${ratio(r.eventsPerSecond, b.eventsPerSecond)}) | ${r.lateP50Ms} / ${r.lateP99Ms} (${b.lateP50Ms} / ${b.lateP99Ms}) | ${r.cpuUsPerEvent} (${ratio(r.cpuUsPerEvent, b.cpuUsPerEvent)}) | ${r.peakThreads} (${b.peakThreads}) | ${r.peakRssMb} (${b.peakRssMb}) |`);
+  console.log(`| ${path} | ${n} | ${r.runs} / ${r.invalid} / ${r.failed} / ${r.unfinished} | ${r.eventsPerSecond} (${ratio(r.eventsPerSecond, b.eventsPerSecond)}) | ${r.lateP50Ms} / ${r.lateP99Ms} (${b.lateP50Ms} / ${b.lateP99Ms}) | ${r.cpuUsPerEvent} (${ratio(r.cpuUsPerEvent, b.cpuUsPerEvent)}) | ${r.peakThreads} (${b.peakThreads}) | ${r.peakRssMb} (${b.peakRssMb}) |`);
 }
 NODE
