@@ -1,11 +1,11 @@
 // Closed-loop SSE load generator for bench/ratios.sh (Node 20, no dependencies).
 // N clients, each on its own keep-alive connection, POST a run and read its SSE stream to the end, then start the
-// next one. Every run is validated: HTTP 200, every frame's data parses as JSON, the first event is RUN_STARTED,
-// exactly one terminal event (RUN_FINISHED or RUN_ERROR) and it is the last; a RUN_ERROR run counts as failed.
-// Every run is validated, warm-up included; after the measured window no new run starts and those still open are
-// awaited (up to --drain seconds, default 60): "unfinished" counts those that did not end. events/s counts the events
-// that arrived in the window; lateness is taken from the runs that ended in it. Added latency: a run's k-th TEXT_MESSAGE_CONTENT should arrive k × pace after its first one; the lateness beyond
-// that is recorded (p50, p99), so a server that streams on time scores ≈ 0 whatever the pacing.
+// next one. Every run is validated, warm-up included: HTTP 200, every frame's data parses as JSON, the first event is
+// RUN_STARTED, exactly one terminal event (RUN_FINISHED or RUN_ERROR) and it is the last; a RUN_ERROR run counts as
+// failed. After the measured window no new run starts and those still open are awaited (up to --drain seconds,
+// default 60): "unfinished" counts those that did not end. events/s counts the events that arrived in the window.
+// Added latency: a run's k-th TEXT_MESSAGE_CONTENT should arrive k × pace after its first one; the lateness beyond
+// that (p50, p99, over the runs that ended in the window), so a server that streams on time scores ≈ 0.
 // With --pid, the server's CPU time (utime+stime from /proc) over the measured window, and its peak threads and RSS.
 //
 // node bench/load.mjs --url http://127.0.0.1:18150/agui --clients 100 --warmup 5 --seconds 20 --pace 15 [--pid P]
