@@ -5,6 +5,7 @@ import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.run.PredictedDeltas;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.IdRules;
@@ -167,6 +168,7 @@ public class RunRoute {
         OnDisconnect onDisconnect;
         try {
             onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
+            PredictedDeltas.wanted(input); // refused here, before the stream opens; the run reads it again
         } catch (IllegalArgumentException invalid) {
             reject(ctx, new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
             return;

@@ -54,7 +54,7 @@ public class AgentRunner {
         this(model, new RunSettings(model.description().provider(),
                 new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
                         stateConfig.promptMaxChars()),
-                stateConfig.deltaInterval(), config.contextWindow(), config.confirmationExpiresAfter(),
+                stateConfig.deltaPacing(), config.contextWindow(), config.confirmationExpiresAfter(),
                 config.maxRounds(), maxInputTokens(model, config, llmConfig),
                 estimator, new TokenCalibration(), new CountedUnits(COUNTED_UNITS)), metrics);
     }

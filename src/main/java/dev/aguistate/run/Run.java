@@ -201,7 +201,7 @@ final class Run {
             roundStartView = state.clientView();
         }
         translation = StreamTranslation.start(kind, agent, roundStartView, client, ending,
-                settings.deltaInterval().toNanos());
+                PredictedDeltas.wanted(input) ? settings.deltaPacing() : null);
         return true;
     }
 

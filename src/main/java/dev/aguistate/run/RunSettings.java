@@ -3,6 +3,7 @@ package dev.aguistate.run;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
+import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.StatePrompt;
 import java.time.Duration;
 
@@ -10,14 +11,14 @@ import java.time.Duration;
  * What every run of this server shares, read once from {@link RunConfig} and {@link StateConfig}.
  *
  * @param provider           the {@code provider} reported in token usage
- * @param deltaInterval      predicted STATE_DELTAs are coalesced to at most one per interval
+ * @param deltaPacing        how predicted STATE_DELTAs are coalesced
  * @param confirmationExpiry how long a confirmation waits for the user's answer
  * @param maxInputTokens     the input budget of agents that set none; 0 for none
  * @param estimator          counts tokens for the model
  * @param calibration        how the estimates compare with what the upstream reports, shared by all runs
  * @param counted            token counts of conversation units, shared by all runs
  */
-record RunSettings(String provider, StatePrompt statePrompt, Duration deltaInterval, ContextWindow contextWindow,
+record RunSettings(String provider, StatePrompt statePrompt, DeltaPacing deltaPacing, ContextWindow contextWindow,
                    Duration confirmationExpiry, int maxRounds, int maxInputTokens, TokenEstimator estimator,
                    TokenCalibration calibration, CountedUnits counted) {
 

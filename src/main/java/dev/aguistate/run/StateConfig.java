@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.state.DeltaPacing;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -17,11 +18,29 @@ public interface StateConfig {
     int promptMaxChars();
 
     /**
-     * Predicted STATE_DELTAs are coalesced: at most one per interval while a tool's arguments stream (0 = one per
-     * argument chunk that changed the prediction). The last one is always sent before TOOL_CALL_END. The
-     * default trades about 120 ms of visible latency for 5x fewer bytes than 50 ms on long documents
-     * (measurements in docs/predictive-state.md).
+     * Predicted STATE_DELTAs are coalesced: a change waits up to this long while a tool's arguments stream (0 = a
+     * delta per argument chunk that changed the prediction, no pacing and no string budget). What is pending is
+     * always sent before TOOL_CALL_END. Pacing and its guarantee: docs/predictive-state.md.
      */
     @WithDefault("250ms")
     Duration deltaInterval();
+
+    /** Once a predicted string has shown this many characters, its further text waits up to long-text-delta-interval. */
+    @WithDefault("2048")
+    int longTextAfterChars();
+
+    @WithDefault("1s")
+    Duration longTextDeltaInterval();
+
+    /**
+     * The STATE_DELTAs carrying one growing string total at most this many times its final size (JSON Patch cannot
+     * append, so each update carries the whole string); when the deadlines would spend more, updates wait until
+     * the string has grown enough. At least 3.
+     */
+    @WithDefault("4")
+    int stringDeltaBudget();
+
+    default DeltaPacing deltaPacing() {
+        return new DeltaPacing(deltaInterval(), longTextAfterChars(), longTextDeltaInterval(), stringDeltaBudget());
+    }
 }

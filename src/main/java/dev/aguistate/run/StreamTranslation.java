@@ -10,6 +10,7 @@ import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelFailure;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.PatchOperation;
+import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
 import java.util.ArrayList;
@@ -18,8 +19,8 @@ import java.util.UUID;
 
 /**
  * One round's model stream as AG-UI events: reasoning and text messages, tool calls with their arguments, and,
- * while a state tool's arguments stream, the predicted {@code STATE_DELTA}s — at most one per delta interval, the
- * pending one always flushed before {@code TOOL_CALL_END} — preceded once per run by {@code CUSTOM PredictState}.
+ * while a state tool's arguments stream, the predicted {@code STATE_DELTA}s — paced by {@link DeltaPacing}, what
+ * is pending always flushed before {@code TOOL_CALL_END} — preceded once per run by {@code CUSTOM PredictState}.
  * In a {@link RoundKind#STATE_OUTPUT} round the text is the new state's JSON: it streams as a prediction of every
  * state key, never as a text message.
  */
@@ -38,26 +39,26 @@ final class StreamTranslation {
     private final PredictiveState prediction;
     private final ClientMirror client;
     private final TerminalEvents ending;
-    private final long deltaIntervalNanos;
-    private long lastDeltaNanos;
+    /** Null when the client predicts from the arguments itself ({@link PredictedDeltas}): no deltas are sent. */
+    private final DeltaPacing pacing;
 
     private StreamTranslation(RoundKind kind, AgentDefinition agent, PredictiveState prediction, ClientMirror client,
-                              TerminalEvents ending, long deltaIntervalNanos) {
+                              TerminalEvents ending, DeltaPacing pacing) {
         this.kind = kind;
         this.agent = agent;
         this.prediction = prediction;
         this.client = client;
         this.ending = ending;
-        this.deltaIntervalNanos = deltaIntervalNanos;
-        this.lastDeltaNanos = System.nanoTime() - deltaIntervalNanos; // the first delta goes out at once
+        this.pacing = pacing;
     }
 
     /**
-     * @param view the state as the client may see it when the round starts (null when the agent keeps none): what
-     *             predictions start from
+     * @param view   the state as the client may see it when the round starts (null when the agent keeps none): what
+     *               predictions start from
+     * @param pacing how predicted deltas are paced; null: none are sent (the client opted out)
      */
     static StreamTranslation start(RoundKind kind, AgentDefinition agent, JsonNode view, ClientMirror client,
-                                   TerminalEvents ending, long deltaIntervalNanos) {
+                                   TerminalEvents ending, DeltaPacing pacing) {
         PredictiveState prediction = null;
         if (view != null && kind == RoundKind.STATE_OUTPUT) {
             prediction = new PredictiveState((ObjectNode) view, agent.state().keys().stream()
@@ -66,7 +67,7 @@ final class StreamTranslation {
         } else if (view != null && !agent.predictive().isEmpty()) {
             prediction = new PredictiveState((ObjectNode) view, agent.predictive());
         }
-        return new StreamTranslation(kind, agent, prediction, client, ending, deltaIntervalNanos);
+        return new StreamTranslation(kind, agent, prediction, client, ending, pacing);
     }
 
     /** The assistant message streamed so far. */
@@ -149,25 +150,25 @@ final class StreamTranslation {
         }
     }
 
-    /** Feeds streamed JSON to the prediction and sends what it gained, at most once per delta interval. */
+    /** Feeds streamed JSON to the prediction and sends what its pacing says is due. */
     private void predict(String streamId, String fragment, List<AgUiEvent> out) {
-        if (prediction != null) {
+        if (prediction != null && pacing != null) {
             prediction.onArguments(streamId, fragment);
-            if (System.nanoTime() - lastDeltaNanos >= deltaIntervalNanos) {
-                flushPrediction(out);
-            }
+            send(prediction.drainDue(pacing, System.nanoTime()), out);
         }
     }
 
-    /** Sends what the prediction gained since the last delta, as one STATE_DELTA. */
+    /** Sends all the prediction gained since the last delta. */
     private void flushPrediction(List<AgUiEvent> out) {
-        if (prediction != null && prediction.hasPendingChanges()) {
-            List<PatchOperation> patch = prediction.drain();
-            if (!patch.isEmpty()) {
-                out.add(new AgUiEvent.StateDelta(patch));
-                client.holdsPrediction(prediction);
-            }
-            lastDeltaNanos = System.nanoTime();
+        if (prediction != null && pacing != null && prediction.hasPendingChanges()) {
+            send(prediction.drain(), out);
+        }
+    }
+
+    private void send(List<PatchOperation> patch, List<AgUiEvent> out) {
+        if (!patch.isEmpty()) {
+            out.add(new AgUiEvent.StateDelta(patch));
+            client.holdsPrediction(prediction);
         }
     }
 

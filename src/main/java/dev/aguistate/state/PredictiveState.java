@@ -99,6 +99,19 @@ public final class PredictiveState {
         return ops;
     }
 
+    /**
+     * What {@code pacing} says the client should get now, at clock time {@code now} (nanoseconds, any origin: the
+     * run passes {@link System#nanoTime()}, tests a simulated clock); call after every fragment, since deadlines
+     * start when a change is first seen here. Empty when nothing is due.
+     */
+    public List<PatchOperation> drainDue(DeltaPacing pacing, long now) {
+        List<PatchOperation> ops = new ArrayList<>();
+        for (KeyPrediction prediction : predictionsByKey.values()) {
+            prediction.drainDueInto(ops, pacing, now);
+        }
+        return ops;
+    }
+
     /** What the client holds after the drained patches (a copy). */
     public ObjectNode clientView() {
         return clientView.deepCopy();

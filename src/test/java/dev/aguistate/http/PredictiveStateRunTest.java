@@ -120,6 +120,47 @@ class PredictiveStateRunTest extends StubbedLlmTestBase {
         assertTrue(stream.ofType("STATE_SNAPSHOT").isEmpty(), stream.types().toString());
     }
 
+    /** A client predicting from TOOL_CALL_ARGS itself gets the mapping, the arguments and the result, no deltas. */
+    @Test
+    void aClientThatPredictsItselfCanOptOutOfPredictedDeltas() throws Exception {
+        stub.enqueue(StubResponse.stream().toolCall("call_p", "set_page", "{\"page\":" + PAGE + "}")
+                .randomArgumentSplits(3L).build());
+        stub.enqueue(StubResponse.stream().text("Saved.").build());
+        RunRequests request = RunRequests.fresh().user("save it");
+        request.body().set("state", RunRequests.parse("{}"));
+        request.body().set("forwardedProps", RunRequests.parse("{\"predictedStateDeltas\":false}"));
+
+        SseClient.Stream stream = client.run("/agui/predictive-notebook", request.json());
+
+        EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
+        List<String> types = stream.types();
+        assertEquals("PredictState", stream.ofType("CUSTOM").get(0).get("name").asText());
+        assertTrue(stream.ofType("TOOL_CALL_ARGS").size() > 1, types.toString());
+        assertTrue(types.indexOf("STATE_DELTA") < 0 || types.indexOf("STATE_DELTA") > types.indexOf("TOOL_CALL_END"),
+                "no delta while the arguments stream: " + types);
+        JsonNode held = RunRequests.parse("{}");
+        for (JsonNode event : stream.events()) {
+            held = switch (event.get("type").asText()) {
+                case "STATE_SNAPSHOT" -> event.get("snapshot");
+                case "STATE_DELTA" -> apply(held, event.get("delta"));
+                default -> held;
+            };
+        }
+        assertEquals(RunRequests.parse(PAGE), held.get("page"), "the client ends with the tool's state");
+    }
+
+    @Test
+    void aPredictedDeltasOptOutThatIsNotABooleanIsRefusedBeforeTheStream() {
+        RunRequests request = RunRequests.fresh().user("save it");
+        request.body().set("forwardedProps", RunRequests.parse("{\"predictedStateDeltas\":\"no\"}"));
+
+        var response = client.post("/agui/predictive-notebook", request.json(), "Content-Type", "application/json",
+                "Accept", "text/event-stream");
+
+        assertEquals(422, response.statusCode());
+        assertTrue(response.body().contains("predictedStateDeltas"), response.body());
+    }
+
     private static JsonNode apply(JsonNode state, JsonNode patch) throws IOException, JsonPatchException {
         return JsonPatch.fromJson(patch).apply(state);
     }

@@ -11,6 +11,7 @@ import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.state.JsonType;
 import dev.aguistate.state.StateLayers;
+import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
@@ -79,7 +80,8 @@ final class RunFixtures {
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
-        return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
+        return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000),
+                new DeltaPacing(deltaInterval, 2048, deltaInterval.multipliedBy(4), 4),
                 new ContextWindow(0, null), Duration.ofDays(1), maxRounds, 0, TokenEstimator.forModel("test"),
                 new TokenCalibration(), new CountedUnits(1000));
     }

@@ -16,6 +16,7 @@ import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
+import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.testing.ClientStateReplay;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
@@ -26,15 +27,15 @@ import org.junit.jupiter.api.Test;
 
 class StreamTranslationTest {
 
-    private static final long NO_COALESCING = 0;
-    private static final long AN_HOUR = Duration.ofHours(1).toNanos();
+    private static final DeltaPacing NO_COALESCING = DeltaPacing.UNPACED;
+    private static final DeltaPacing AN_HOUR = new DeltaPacing(Duration.ofHours(1), 2048, Duration.ofHours(1), 4);
 
     private final AgentDefinition writer = RunFixtures.writer().build();
     private final JsonNode clientState = AgUiJson.tree("{\"document\":\"old\",\"notes\":[]}");
     private final ClientMirror client = new ClientMirror(clientState);
     private final TerminalEvents ending = new TerminalEvents("t", "r", "test");
 
-    private StreamTranslation round(RoundKind kind, long deltaInterval) {
+    private StreamTranslation round(RoundKind kind, DeltaPacing deltaInterval) {
         return StreamTranslation.start(kind, writer, clientState, client, ending, deltaInterval);
     }
 
@@ -142,7 +143,7 @@ class StreamTranslationTest {
     void aStateOutputRoundStreamsItsJsonAsAPredictionOfEveryKeyNotAsText() {
         AgentDefinition twoPhase = RunFixtures.writer().twoPhaseState().build();
         StreamTranslation translation = StreamTranslation.start(RoundKind.STATE_OUTPUT, twoPhase, clientState, client,
-                ending, 0);
+                ending, NO_COALESCING);
         List<AgUiEvent> events = feed(translation, new ModelEvent.TextDelta("{\"document\":\"dr"),
                 new ModelEvent.TextDelta("aft\",\"notes\":[\"a\"]}"), new ModelEvent.Completed(null, FinishReason.STOP));
 
@@ -156,7 +157,7 @@ class StreamTranslationTest {
 
     @Test
     void anAnswerTheTokenLimitCutShortKeepsItsTextAndSaysSo() {
-        StreamTranslation translation = round(RoundKind.TOOLS, 0);
+        StreamTranslation translation = round(RoundKind.TOOLS, NO_COALESCING);
         List<AgUiEvent> events = feed(translation, new ModelEvent.TextDelta("Once upon a"),
                 new ModelEvent.Completed(null, FinishReason.LENGTH));
 
@@ -168,7 +169,7 @@ class StreamTranslationTest {
     void aStateOutputTheTokenLimitCutShortFailsTheRunAsTruncated() {
         AgentDefinition twoPhase = RunFixtures.writer().twoPhaseState().build();
         StreamTranslation translation = StreamTranslation.start(RoundKind.STATE_OUTPUT, twoPhase, clientState, client,
-                ending, 0);
+                ending, NO_COALESCING);
         translation.translate(new ModelEvent.TextDelta("{\"document\":\"dr"));
 
         ModelFailure failure = assertThrows(ModelFailure.class,
@@ -178,8 +179,8 @@ class StreamTranslationTest {
 
     @Test
     void usageOfEveryRoundIsSummedForTheRunsTerminalEvent() {
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 10, 2, 12), FinishReason.STOP));
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 20, null, 23), FinishReason.STOP));
+        feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.Completed(new ModelUsage("m", 10, 2, 12), FinishReason.STOP));
+        feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.Completed(new ModelUsage("m", 20, null, 23), FinishReason.STOP));
 
         List<TokenUsage> usage = ((AgUiEvent.RunFinished) ending.finished(RunOutcome.SUCCESS)).usage();
         assertEquals(List.of(new TokenUsage("test", "m", 30, 2, 35, null, null)), usage);
@@ -187,10 +188,10 @@ class StreamTranslationTest {
 
     @Test
     void cachedAndReasoningTokensAreSummedOverTheRoundsThatReportThem() {
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 100, 30, 130, 80, 20),
+        feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.Completed(new ModelUsage("m", 100, 30, 130, 80, 20),
                 FinishReason.TOOL_CALLS));
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 150, 10, 160), FinishReason.STOP));
-        feed(round(RoundKind.TOOLS, 0), new ModelEvent.Completed(new ModelUsage("m", 160, 12, 172, 150, 0),
+        feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.Completed(new ModelUsage("m", 150, 10, 160), FinishReason.STOP));
+        feed(round(RoundKind.TOOLS, NO_COALESCING), new ModelEvent.Completed(new ModelUsage("m", 160, 12, 172, 150, 0),
                 FinishReason.STOP));
 
         List<TokenUsage> usage = ((AgUiEvent.RunFinished) ending.finished(RunOutcome.SUCCESS)).usage();
@@ -202,7 +203,7 @@ class StreamTranslationTest {
     @Test
     void everyKindOfModelEventIsTranslated() throws Exception {
         for (Class<?> kind : ModelEvent.class.getPermittedSubclasses()) {
-            StreamTranslation translation = round(RoundKind.TOOLS, 0);
+            StreamTranslation translation = round(RoundKind.TOOLS, NO_COALESCING);
             assertNotNull(translation.translate((ModelEvent) placeholder(kind)), kind.getSimpleName());
         }
     }

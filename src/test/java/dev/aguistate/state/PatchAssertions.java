@@ -43,6 +43,11 @@ final class PatchAssertions {
         boolean pending = state.hasPendingChanges();
         List<PatchOperation> ops = state.drain();
         assertEquals(pending, !ops.isEmpty(), where + ": hasPendingChanges() disagrees with drain()");
+        return apply(state, ops, where);
+    }
+
+    /** Applies what {@link PredictiveState#drainDue} gave, with the same checks. */
+    List<PatchOperation> apply(PredictiveState state, List<PatchOperation> ops, String where) throws Exception {
         List<String> addedNow = new ArrayList<>();
         for (PatchOperation op : ops) {
             assertTargetsValidly(op, where);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ class PredictiveStatePatchInvariantTest {
     private static final ObjectMapper JACKSON = new ObjectMapper();
     /** Needs pointer escaping itself. */
     private static final String KEY = "pred/icted~";
+    /** Small enough for the corpus's short strings to reach the long-text deadline and the budget. */
+    private static final DeltaPacing TIGHT_PACING = new DeltaPacing(Duration.ofMillis(20), 8, Duration.ofMillis(50), 3);
 
     @TestFactory
     List<DynamicTest> everyDrainAppliesCleanlyAndEndsAtTheFullParse() {
@@ -50,15 +53,18 @@ class PredictiveStatePatchInvariantTest {
         PredictiveMapping mapping = new PredictiveMapping(KEY, "tool", wholeArguments ? "*" : "target");
 
         for (int number = 0; number < Fragmentation.CHUNKINGS_PER_DOCUMENT; number++) {
-            // even chunkings drain after every fragment; odd ones coalesce 2..6 fragments per drain
+            // even chunkings drain after every fragment; odd ones coalesce 2..6 fragments per drain, or (one in
+            // four) are paced on a clock advancing 7 ms per fragment
             int drainEvery = number % 2 == 0 ? 1 : 2 + number % 5;
-            String where = "chunking " + number + " draining every " + drainEvery;
-            JsonNode client = stream(arguments, number, drainEvery, clientState, mapping, where);
+            boolean paced = number % 4 == 1;
+            String where = "chunking " + number + (paced ? " paced" : " draining every " + drainEvery);
+            JsonNode client = stream(arguments, number, paced ? 0 : drainEvery, clientState, mapping, where);
             assertTrue(expected.equals(PatchAssertions.NUMBERS_BY_VALUE, client),
                     () -> where + ": final state " + client + ", expected " + expected);
         }
     }
 
+    /** @param drainEvery 0: paced by {@link #TIGHT_PACING}, drained after the last fragment */
     private static JsonNode stream(String arguments, int number, int drainEvery, ObjectNode clientState,
             PredictiveMapping mapping, String where) throws Exception {
         PredictiveState state = new PredictiveState(clientState, List.of(mapping));
@@ -67,7 +73,9 @@ class PredictiveStatePatchInvariantTest {
         List<String> chunks = Fragmentation.chunking(arguments, number);
         for (int i = 0; i < chunks.size(); i++) {
             state.onArguments("call-1", chunks.get(i));
-            if ((i + 1) % drainEvery == 0 || i == chunks.size() - 1) {
+            if (drainEvery == 0 && i < chunks.size() - 1) {
+                client.apply(state, state.drainDue(TIGHT_PACING, i * 7_000_000L), where + " fragment " + i);
+            } else if (drainEvery == 0 || (i + 1) % drainEvery == 0 || i == chunks.size() - 1) {
                 client.drainAndApply(state, where + " fragment " + i);
             }
         }

@@ -1,0 +1,119 @@
+package dev.aguistate.bench;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.UUID;
+
+/**
+ * The two servers of the ratio benchmark (bench/ratios.sh), each a few lines of plain Vert.x with nothing of ours:
+ *
+ * <ul>
+ *   <li>{@code bare PORT WORDS PACE_MS}: the physical reference. Any POST is answered with the frames a chat run
+ *       of ours sends (RUN_STARTED, TEXT_MESSAGE_START, one TEXT_MESSAGE_CONTENT per word, TEXT_MESSAGE_END,
+ *       RUN_FINISHED, with {@code id:} lines) at the same pacing: a content frame every PACE_MS.</li>
+ *   <li>{@code upstream PORT WORDS PACE_MS}: an OpenAI-wire chat-completions stub for the real-upstream path, on
+ *       an event loop (the test suite's {@code OpenAiStub} gives each connection a thread: fine for tests, not for
+ *       2,000 streams): a role chunk, one content chunk per word every PACE_MS, a finish chunk with usage,
+ *       {@code [DONE]}. Keep-alive, so our pooled client reuses connections.</li>
+ * </ul>
+ *
+ * Prints "ready" once listening.
+ */
+public final class BenchServers {
+
+    private BenchServers() {}
+
+    public static void main(String[] args) {
+        String mode = args[0];
+        int port = Integer.parseInt(args[1]);
+        int words = Integer.parseInt(args[2]);
+        long paceMs = Long.parseLong(args[3]);
+        Vertx vertx = Vertx.vertx();
+        vertx.createHttpServer()
+                .requestHandler(request -> request.body().onSuccess(body -> {
+                    if (mode.equals("bare")) {
+                        bareRun(vertx, request, words, paceMs);
+                    } else {
+                        upstream(vertx, request, words, paceMs);
+                    }
+                }))
+                .listen(port, "127.0.0.1")
+                .onSuccess(server -> System.out.println("ready"))
+                .onFailure(failure -> {
+                    failure.printStackTrace();
+                    System.exit(1);
+                });
+    }
+
+    private static void bareRun(Vertx vertx, HttpServerRequest request, int words, long paceMs) {
+        HttpServerResponse response = request.response().setChunked(true)
+                .putHeader("Content-Type", "text/event-stream").putHeader("Cache-Control", "no-cache");
+        String threadId = UUID.randomUUID().toString();
+        String runId = UUID.randomUUID().toString();
+        String messageId = UUID.randomUUID().toString();
+        int[] sent = {0};
+        Frames frames = new Frames(runId);
+        response.write(frames.next("{\"type\":\"RUN_STARTED\",\"threadId\":\"" + threadId + "\",\"runId\":\"" + runId
+                + "\",\"protocolVersion\":\"1.0\"}")
+                + frames.next("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" + messageId
+                + "\",\"role\":\"assistant\"}"));
+        vertx.setPeriodic(paceMs, paceMs, timer -> {
+            if (response.closed()) {
+                vertx.cancelTimer(timer);
+                return;
+            }
+            if (sent[0] < words) {
+                response.write(frames.next("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" + messageId
+                        + "\",\"delta\":\"" + word(sent[0]++) + "\"}"));
+                return;
+            }
+            vertx.cancelTimer(timer);
+            response.end(frames.next("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" + messageId + "\"}")
+                    + frames.next("{\"type\":\"RUN_FINISHED\",\"threadId\":\"" + threadId + "\",\"runId\":\""
+                    + runId + "\",\"outcome\":\"success\"}"));
+        });
+    }
+
+    private static void upstream(Vertx vertx, HttpServerRequest request, int words, long paceMs) {
+        HttpServerResponse response = request.response().setChunked(true)
+                .putHeader("Content-Type", "text/event-stream");
+        String id = "chatcmpl-" + UUID.randomUUID();
+        String head = "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"bench\","
+                + "\"choices\":[{\"index\":0,\"delta\":";
+        response.write("data: " + head + "{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n");
+        int[] sent = {0};
+        vertx.setPeriodic(paceMs, paceMs, timer -> {
+            if (response.closed()) {
+                vertx.cancelTimer(timer);
+                return;
+            }
+            if (sent[0] < words) {
+                response.write("data: " + head + "{\"content\":\"" + word(sent[0]++) + "\"},\"finish_reason\":null}]}\n\n");
+                return;
+            }
+            vertx.cancelTimer(timer);
+            response.end("data: " + head + "{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":20,"
+                    + "\"completion_tokens\":" + words + ",\"total_tokens\":" + (20 + words) + "}}\n\ndata: [DONE]\n\n");
+        });
+    }
+
+    /** Words of a greeting's length (≈ 6 characters each, as the scripted demo model's). */
+    private static String word(int index) {
+        return (index == 0 ? "" : " ") + "word" + (index % 10);
+    }
+
+    /** SSE frames with {@code id: <runId>:<n>} lines, as our server writes them. */
+    private static final class Frames {
+        private final String runId;
+        private int count;
+
+        Frames(String runId) {
+            this.runId = runId;
+        }
+
+        String next(String json) {
+            return "id: " + runId + ":" + (++count) + "\ndata: " + json + "\n\n";
+        }
+    }
+}
