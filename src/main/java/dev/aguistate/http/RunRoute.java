@@ -8,6 +8,7 @@ import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.IdRules;
 import dev.aguistate.run.RunRejected;
+import dev.aguistate.session.Caller;
 import dev.aguistate.session.LiveRuns;
 import dev.aguistate.session.RunConnections;
 import dev.aguistate.session.SessionRefused;
@@ -29,6 +30,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * {@code POST /agui} (the default agent) and {@code POST /agui/{agent}}: a run request in, an SSE event stream out;
@@ -78,39 +80,50 @@ public class RunRoute {
 
     /** What a streaming endpoint does with a request that passed the checks. */
     private interface StreamStart {
-        void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input);
+        void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input);
+    }
+
+    /**
+     * Calls {@code then} on the request's Vert.x context with the caller its {@code Authorization} header proves,
+     * or answers 401. The request stays paused meanwhile, so its body waits for whoever reads it.
+     */
+    private void authorized(RoutingContext ctx, Consumer<Caller> then) {
+        Context context = vertx.getOrCreateContext();
+        users.resolve(ctx.request().getHeader("Authorization")).subscribe().with(
+                caller -> context.runOnContext(v -> caller.ifPresentOrElse(then,
+                        () -> reject(ctx, UserResolver.unauthorized()))),
+                failure -> context.runOnContext(v -> ctx.fail(failure)));
     }
 
     private void accept(RoutingContext ctx, Optional<AgentDefinition> agent, StreamStart then) {
-        HttpServerRequest request = ctx.request();
-        Optional<String> user = users.resolve(request.getHeader("Authorization"));
-        if (user.isEmpty()) {
-            reject(ctx, UserResolver.unauthorized());
-        } else if (!isJson(request.getHeader("Content-Type"))) {
-            reject(ctx, new ErrorBody(415, "unsupported_media_type",
-                    "send the run request as Content-Type: application/json"));
-        } else if (!acceptsEventStream(request.getHeader("Accept"))) {
-            reject(ctx, new ErrorBody(406, "not_acceptable",
-                    "the response is an event stream; the Accept header must allow text/event-stream"));
-        } else if (agent.isEmpty()) {
-            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
-        } else {
-            readBody(ctx, body -> {
-                RunAgentInput input;
-                try {
-                    input = RunAgentInputReader.read(body.getBytes());
-                } catch (InvalidRunInput invalid) {
-                    reject(ctx, invalid.malformedJson()
-                            ? new ErrorBody(400, "malformed_json", invalid.getMessage())
-                            : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
-                    return;
-                }
-                then.start(ctx, user.get(), agent.get(), input);
-            });
-        }
+        authorized(ctx, caller -> {
+            HttpServerRequest request = ctx.request();
+            if (!isJson(request.getHeader("Content-Type"))) {
+                reject(ctx, new ErrorBody(415, "unsupported_media_type",
+                        "send the run request as Content-Type: application/json"));
+            } else if (!acceptsEventStream(request.getHeader("Accept"))) {
+                reject(ctx, new ErrorBody(406, "not_acceptable",
+                        "the response is an event stream; the Accept header must allow text/event-stream"));
+            } else if (agent.isEmpty()) {
+                reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
+            } else {
+                readBody(ctx, body -> {
+                    RunAgentInput input;
+                    try {
+                        input = RunAgentInputReader.read(body.getBytes());
+                    } catch (InvalidRunInput invalid) {
+                        reject(ctx, invalid.malformedJson()
+                                ? new ErrorBody(400, "malformed_json", invalid.getMessage())
+                                : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+                        return;
+                    }
+                    then.start(ctx, caller, agent.get(), input);
+                });
+            }
+        });
     }
 
-    private void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
         OnDisconnect onDisconnect;
         try {
             onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
@@ -119,37 +132,36 @@ public class RunRoute {
             return;
         }
         Context context = vertx.getOrCreateContext();
-        threads.open(user, agent, input).subscribe().with(
+        threads.open(caller, agent, input).subscribe().with(
                 session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
-    private void connect(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
         Context context = vertx.getOrCreateContext();
-        connections.connect(user, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
+        connections.connect(caller, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
                 .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, frames)),
                         failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
     /** {@code {"stopped":true}} when the thread had a live run, which was asked to stop. */
     private void stop(RoutingContext ctx) {
-        Optional<String> user = users.resolve(ctx.request().getHeader("Authorization"));
-        Optional<AgentDefinition> agent = agents.find(ctx.pathParam("agent"));
-        String threadId = ctx.pathParam("threadId");
-        if (user.isEmpty()) {
-            reject(ctx, UserResolver.unauthorized());
-        } else if (agent.isEmpty()) {
-            reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
-        } else if (IdRules.violation(threadId).isPresent()) {
-            reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
-        } else {
-            Context context = vertx.getOrCreateContext();
-            connections.stop(user.get(), agent.get(), threadId).subscribe().with(
-                    stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
-                            .putHeader("Content-Type", "application/json")
-                            .end("{\"stopped\":" + stopped + "}")),
-                    failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
-        }
+        authorized(ctx, caller -> {
+            Optional<AgentDefinition> agent = agents.find(ctx.pathParam("agent"));
+            String threadId = ctx.pathParam("threadId");
+            if (agent.isEmpty()) {
+                reject(ctx, ErrorBody.unknownAgent(ctx.pathParam("agent")));
+            } else if (IdRules.violation(threadId).isPresent()) {
+                reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
+            } else {
+                Context context = vertx.getOrCreateContext();
+                connections.stop(caller, agent.get(), threadId).subscribe().with(
+                        stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
+                                .putHeader("Content-Type", "application/json")
+                                .end("{\"stopped\":" + stopped + "}")),
+                        failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+            }
+        });
     }
 
     private static ErrorBody refusal(Throwable failure) {
@@ -188,7 +200,7 @@ public class RunRoute {
      * Reads the body up to the configured size limit and time limit; a larger one gets 413, one that has not
      * arrived in time 408, both without reading the rest.
      */
-    private void readBody(RoutingContext ctx, java.util.function.Consumer<Buffer> onBody) {
+    private void readBody(RoutingContext ctx, Consumer<Buffer> onBody) {
         HttpServerRequest request = ctx.request();
         int limit = config.maxRequestBytes();
         if (HttpErrors.announcesMoreThan(request.getHeader("Content-Length"), limit)) {
