@@ -67,8 +67,8 @@ public class RunRoute {
     }
 
     void register(@Observes Router router) {
-        router.post("/agui").handler(ctx -> accept(ctx, Optional.of(agents.defaultAgent()), this::start));
-        router.post("/agui/:agent").handler(ctx -> accept(ctx, agents.find(ctx.pathParam("agent")), this::start));
+        router.post("/agui").handler(ctx -> run(ctx, Optional.of(agents.defaultAgent())));
+        router.post("/agui/:agent").handler(ctx -> run(ctx, agents.find(ctx.pathParam("agent"))));
         router.post("/agui/:agent/connect").handler(ctx ->
                 accept(ctx, agents.find(ctx.pathParam("agent")), this::connect));
         router.post("/agui/:agent/stop/:threadId").handler(this::stop);
@@ -93,6 +93,16 @@ public class RunRoute {
                 caller -> context.runOnContext(v -> caller.ifPresentOrElse(then,
                         () -> reject(ctx, UserResolver.unauthorized()))),
                 failure -> context.runOnContext(v -> ctx.fail(failure)));
+    }
+
+    /**
+     * A run request. Its span joins the request's trace (an incoming {@code traceparent}, through the HTTP server's
+     * span), taken here, while the handler runs, and handed to the run explicitly: the run goes on across threads.
+     */
+    private void run(RoutingContext ctx, Optional<AgentDefinition> agent) {
+        io.opentelemetry.context.Context traceParent = io.opentelemetry.context.Context.current();
+        accept(ctx, agent, (request, caller, definition, input) -> start(request, caller, definition, input,
+                traceParent));
     }
 
     private void accept(RoutingContext ctx, Optional<AgentDefinition> agent, StreamStart then) {
@@ -123,7 +133,8 @@ public class RunRoute {
         });
     }
 
-    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
+    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input,
+                       io.opentelemetry.context.Context traceParent) {
         OnDisconnect onDisconnect;
         try {
             onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
@@ -133,7 +144,7 @@ public class RunRoute {
         }
         Context context = vertx.getOrCreateContext();
         threads.open(caller, agent, input).subscribe().with(
-                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect)),
+                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect, traceParent)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
@@ -179,10 +190,10 @@ public class RunRoute {
 
     /** Starts a claimed run and streams it to the client that asked for it. */
     private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session,
-                        OnDisconnect onDisconnect) {
+                        OnDisconnect onDisconnect, io.opentelemetry.context.Context traceParent) {
         Multi<byte[]> frames;
         try {
-            frames = runs.start(agent, session, onDisconnect);
+            frames = runs.start(agent, session, onDisconnect, traceParent);
         } catch (RunRejected rejected) {
             reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
             return;

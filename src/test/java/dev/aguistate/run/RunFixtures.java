@@ -77,7 +77,7 @@ final class RunFixtures {
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
-        return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
+        return new RunSettings("test", "test-model", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000), deltaInterval,
                 new ContextWindow(0, null), Duration.ofDays(1), maxRounds);
     }
 
