@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import dev.aguistate.session.Caller;
+import io.quarkus.runtime.Startup;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
@@ -21,7 +22,10 @@ import org.jboss.logging.Logger;
  * JWT verified against the {@code mp.jwt.verify.*} keys (signature, issuer, audience, expiry and not-before with
  * {@code mp.jwt.verify.clock.skew}); both may be configured at once. With neither, everyone is the one anonymous
  * user. Threads belong to callers: one never sees, continues or deletes another's thread.
+ *
+ * <p>Made at start-up, so that a token key location that cannot be read stops the start instead of failing requests.
  */
+@Startup
 @ApplicationScoped
 public class UserResolver {
 
