@@ -12,7 +12,13 @@
 //     and human confirmation: approve and reject through the interrupt / resume round trip
 //     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool;
 //   - GET /agui/{agent}/capabilities fits @ag-ui/core 1.0's AgentCapabilitiesSchema made strict
-//     (an unknown field fails instead of riding along).
+//     (an unknown field fails instead of riding along);
+//   - every SSE frame the server sends in the suite, read off the wire before any client
+//     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict.
+//
+// The suite runs once per client in use: @ag-ui/client 1.0.0 and 0.0.59 (what CopilotKit 1.75
+// ships, installed under the npm alias @ag-ui/client-0.0.59); AGUI_CLIENT picks one, and
+// `npm run test:conformance` runs both.
 //
 // Needs the server running with the scripted demo model (no LLM API key), then:
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:conformance
@@ -22,9 +28,24 @@ import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { HttpAgent } from "@ag-ui/client";
-import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import { AgentCapabilitiesSchema, EventSchemas } from "@ag-ui/core/schemas";
 import { z } from "zod/v4";
+
+// The client under test: the package's own version must be the one asked for, or the run proves nothing.
+const CLIENT_VERSION = process.env.AGUI_CLIENT ?? "1.0.0";
+const CLIENT_PACKAGE = { "1.0.0": "@ag-ui/client", "0.0.59": "@ag-ui/client-0.0.59" }[CLIENT_VERSION];
+if (!CLIENT_PACKAGE) throw new Error(`AGUI_CLIENT=${CLIENT_VERSION}: expected 1.0.0 or 0.0.59`);
+const { HttpAgent } = await import(CLIENT_PACKAGE);
+const installed = JSON.parse(await readFile(new URL(`../node_modules/${CLIENT_PACKAGE}/package.json`, import.meta.url), "utf8"));
+if (installed.version !== CLIENT_VERSION) {
+  throw new Error(`${CLIENT_PACKAGE} is ${installed.version}, expected ${CLIENT_VERSION}: run npm install`);
+}
+/**
+ * A 1.0 client states protocolVersion in its input and gets 1.0 events whole; 0.0.59 states none, its zod 3
+ * schemas drop fields they do not know (RUN_STARTED.protocolVersion) and refuse two (a success outcome's
+ * pendingToolCallIds, the cancelled outcome), which the server therefore leaves out for it.
+ */
+const CLIENT_IS_1_0 = CLIENT_VERSION === "1.0.0";
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
 const CHAT_URL = `${SERVER_URL}/agui`; // the default agent, "chat"
@@ -55,6 +76,7 @@ beforeEach(() => {
 afterEach(() => {
   sinks.delete(testConsole);
   assert.deepEqual(testConsole, [], "console.warn/console.error was called during the test");
+  assert.deepEqual(frameViolations.splice(0), [], "the server sent frames that are not strict AG-UI 1.0 events");
 });
 
 /**
@@ -88,6 +110,73 @@ function deepStrict(schema) {
       return schema;
   }
 }
+
+// ---------------------------------------------------------------------------
+// The wire itself: every event stream any fetch in this process reads (the clients' and the suite's
+// own) is parsed frame by frame as the reader takes it and checked against the strict 1.0 schemas.
+// Clients strip unknown fields and fill in defaults, so what a subscriber sees cannot tell.
+// ---------------------------------------------------------------------------
+const StrictEvent = deepStrict(EventSchemas);
+const frameViolations = [];
+const wire = { frames: 0 };
+
+/** Splits SSE bytes into frames as they arrive and validates each frame's data as one event. */
+class FrameChecker {
+  constructor(where) {
+    this.where = where;
+    this.decoder = new TextDecoder();
+    this.pending = "";
+  }
+
+  push(bytes) {
+    this.pending += this.decoder.decode(bytes, { stream: true }).replaceAll("\r\n", "\n");
+    let end;
+    while ((end = this.pending.indexOf("\n\n")) >= 0) {
+      this.check(this.pending.slice(0, end));
+      this.pending = this.pending.slice(end + 2);
+    }
+  }
+
+  check(frame) {
+    const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, ""));
+    if (data.length === 0) return; // a comment (keep-alive) or an id-only frame carries no event
+    wire.frames++;
+    let event;
+    try {
+      event = JSON.parse(data.join("\n"));
+    } catch (error) {
+      frameViolations.push({ where: this.where, frame, error: String(error) });
+      return;
+    }
+    const checked = StrictEvent.safeParse(event);
+    if (!checked.success) {
+      frameViolations.push({ where: this.where, type: event?.type, issues: checked.error.issues, event });
+    }
+  }
+}
+
+const wireFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const response = await wireFetch(input, init);
+  if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
+  const checker = new FrameChecker(String(input?.url ?? input));
+  const reader = response.body.getReader();
+  // One reader, passed through: a client that cancels its stream cancels the connection, as without the check.
+  const body = new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        checker.push(value);
+        controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -163,7 +252,9 @@ function assertCleanRun(rec) {
   assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
   assert.ok(rec.events.length >= 2, "expected at least RUN_STARTED and RUN_FINISHED");
   assert.equal(rec.events[0].type, "RUN_STARTED", "first event");
-  assert.equal(rec.events[0].protocolVersion, "1.0", "RUN_STARTED states the producer's AG-UI version");
+  if (CLIENT_IS_1_0) {
+    assert.equal(rec.events[0].protocolVersion, "1.0", "RUN_STARTED states the producer's AG-UI version");
+  }
   assert.equal(rec.events.at(-1).type, "RUN_FINISHED", "last event");
   assert.equal(ofType(rec, "RUN_STARTED").length, 1, "exactly one RUN_STARTED");
   assert.equal(ofType(rec, "RUN_FINISHED").length, 1, "exactly one RUN_FINISHED");
@@ -210,6 +301,12 @@ function toolCalls(rec) {
   });
 }
 
+/** RUN_FINISHED names the calls left pending to a 1.0 client; before 1.0 the outcome cannot say it. */
+function assertPendingOnWire(rec, ids, what) {
+  const expected = CLIENT_IS_1_0 ? { type: "success", pendingToolCallIds: ids } : { type: "success" };
+  assert.deepEqual(rec.events.at(-1).outcome, expected, what);
+}
+
 const isAssistantText = (m) => m.role === "assistant" && typeof m.content === "string" && m.content.length > 0;
 
 // ---------------------------------------------------------------------------
@@ -235,6 +332,21 @@ test("plain chat: one streamed assistant text message, no tool calls", TIMEOUT, 
   assert.equal(agent.messages[1].id, texts[0].id);
   assert.ok(isAssistantText(agent.messages[1]), JSON.stringify(agent.messages[1]));
   assert.equal(agent.messages[1].content, texts[0].text);
+});
+
+test("the wire check reads every frame and fails what strict 1.0 refuses", TIMEOUT, async () => {
+  const before = wire.frames;
+  const agent = newAgent();
+  addUserMessage(agent, "Hello there");
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+  assert.equal(wire.frames - before, rec.events.length, "one checked frame per event the client applied");
+
+  const started = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+  assert.ok(StrictEvent.safeParse({ ...started, metadata: { trace: "x" } }).success, "extensions ride in metadata");
+  assert.ok(!StrictEvent.safeParse({ ...started, traceId: "x" }).success, "an unknown field fails");
+  const snapshot = { type: "MESSAGES_SNAPSHOT", messages: [{ id: "m", role: "user", content: "hi", extra: 1 }] };
+  assert.ok(!StrictEvent.safeParse(snapshot).success, "an unknown field fails inside a message too");
 });
 
 test("the chat agent is also reachable at /agui/chat", TIMEOUT, async () => {
@@ -318,9 +430,10 @@ test("frontend tool: change_background is left to the client, then answered in a
   assert.equal(typeof call.args.background, "string", JSON.stringify(call.args));
   assert.deepEqual(ofType(run1, "TOOL_CALL_RESULT"), [], "no TOOL_CALL_RESULT for a frontend tool");
   assert.equal(run1.finished?.outcome, "success");
-  assert.deepEqual(run1.finished.pendingToolCallIds, [call.id], "the tool call is left pending");
+  // 0.0.59 does not tell its subscribers which calls are pending
+  assert.deepEqual(run1.finished.pendingToolCallIds, CLIENT_IS_1_0 ? [call.id] : undefined, "the tool call is left pending");
   // the client would infer the list from the stream when absent: the server names it on the wire itself
-  assert.deepEqual(run1.events.at(-1).outcome?.pendingToolCallIds, [call.id], "RUN_FINISHED.outcome.pendingToolCallIds");
+  assertPendingOnWire(run1, [call.id], "RUN_FINISHED.outcome.pendingToolCallIds");
   const callMsg = agent.messages.find((m) => m.role === "assistant" && m.toolCalls?.some((t) => t.id === call.id));
   assert.ok(callMsg, `assistant message with the tool call: ${JSON.stringify(agent.messages)}`);
 
@@ -359,11 +472,13 @@ test("a frontend tool answers with content parts (AG-UI 1.0): accepted, kept as 
   agent.addMessage({ id: toolMessageId, role: "tool", toolCallId: call.id, content: parts });
   assertCleanRun(await runAndRecord(agent, { tools: [CHANGE_BACKGROUND] }));
 
-  // a client holding nothing gets the conversation restated, the tool message exactly as it was sent
+  // a client holding nothing gets the conversation restated, the tool message exactly as it was sent (to a
+  // client before 1.0, whose tool messages hold a string, as the text of its text parts)
   const light = new HttpAgent({ url: CHAT_URL, threadId: agent.threadId });
   addUserMessage(light, "Thanks");
   assertCleanRun(await runAndRecord(light));
-  assert.deepEqual(light.messages.find((m) => m.id === toolMessageId)?.content, parts, JSON.stringify(light.messages));
+  assert.deepEqual(light.messages.find((m) => m.id === toolMessageId)?.content,
+    CLIENT_IS_1_0 ? parts : "Background changed to blue", JSON.stringify(light.messages));
 });
 
 test("a client that sends only its new message continues the stored conversation", TIMEOUT, async () => {
@@ -605,7 +720,7 @@ test("confirmation, confirm_changes form: the client answers the tool call in th
   const confirm = toolCalls(first).find((c) => c.name === "confirm_changes");
   assert.ok(confirm, "the server calls confirm_changes");
   assert.deepEqual(agent.pendingInterrupts, [], "this form leaves no interrupt pending");
-  assert.deepEqual(first.events.at(-1).outcome?.pendingToolCallIds, [confirm.id], "the confirm_changes call is pending");
+  assertPendingOnWire(first, [confirm.id], "the confirm_changes call is pending");
 
   agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: confirm.id, content: JSON.stringify({ accepted: true }) });
   const second = await runAndRecord(agent, { tools: [confirmTool] });
@@ -691,7 +806,7 @@ test("join without a cursor: a plain HttpAgent on /connect follows the live run 
   );
 });
 
-test("Stop: the run ends RUN_FINISHED cancelled, which the client accepts quietly", TIMEOUT, async () => {
+test("Stop: the run ends RUN_FINISHED cancelled (RUN_ERROR cancelled before 1.0), which the client accepts quietly", TIMEOUT, async () => {
   const { agent, done } = await startStory();
   const response = await fetch(`${SERVER_URL}/agui/chat/stop/${agent.threadId}`, { method: "POST" });
   assert.equal(response.status, 200);
@@ -701,9 +816,15 @@ test("Stop: the run ends RUN_FINISHED cancelled, which the client accepts quietl
   assert.equal(rec.error, undefined, `runAgent rejected: ${rec.error?.stack ?? rec.error}`);
   assert.deepEqual(rec.failures.map(String), [], "onRunFailed was called");
   assert.deepEqual(rec.console, [], "the client printed console.warn/console.error");
-  assert.deepEqual(ofType(rec, "RUN_ERROR"), []);
-  assert.deepEqual(rec.events.at(-1).outcome, { type: "cancelled" });
-  assert.equal(rec.finished?.outcome, "cancelled");
+  if (CLIENT_IS_1_0) {
+    assert.deepEqual(ofType(rec, "RUN_ERROR"), []);
+    assert.deepEqual(rec.events.at(-1).outcome, { type: "cancelled" });
+    assert.equal(rec.finished?.outcome, "cancelled");
+  } else {
+    // no cancelled outcome before 1.0: the one terminal event that says the run did not finish
+    assert.equal(ofType(rec, "RUN_FINISHED").length, 0);
+    assert.deepEqual(rec.events.at(-1), { type: "RUN_ERROR", message: "The run was stopped.", code: "cancelled" });
+  }
   const again = await fetch(`${SERVER_URL}/agui/chat/stop/${agent.threadId}`, { method: "POST" });
   assert.deepEqual(await again.json(), { stopped: false }, "nothing is live any more");
 });

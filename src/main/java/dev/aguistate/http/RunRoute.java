@@ -2,6 +2,7 @@ package dev.aguistate.http;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
+import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
@@ -151,7 +152,7 @@ public class RunRoute {
     private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
         Context context = vertx.getOrCreateContext();
         connections.connect(caller, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
-                .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, frames)),
+                .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
                         failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
@@ -198,13 +199,15 @@ public class RunRoute {
             reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
             return;
         }
-        write(ctx, context, frames);
+        write(ctx, context, session.start().input(), frames);
     }
 
-    private void write(RoutingContext ctx, Context context, Multi<byte[]> frames) {
+    /** Streams the frames to the client that sent {@code input}, shaped for the AG-UI version it speaks. */
+    private void write(RoutingContext ctx, Context context, RunAgentInput input, Multi<byte[]> frames) {
         EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive());
         writer.open();
-        frames.subscribe().withSubscriber(writer);
+        ClientProtocol protocol = ClientProtocol.of(input.protocolVersion());
+        (protocol == ClientProtocol.V1_0 ? frames : frames.map(protocol::adapt)).subscribe().withSubscriber(writer);
     }
 
     /**

@@ -134,6 +134,9 @@ public final class RunAgentInputReader {
         if (input.parentRunId() != null) {
             requireId(input.parentRunId(), "parentRunId");
         }
+        if (input.protocolVersion() != null && !ClientProtocol.isVersion(input.protocolVersion())) {
+            throw InvalidRunInput.invalid("protocolVersion must be a version such as \"1.0\"");
+        }
         if (input.messages() == null) {
             throw InvalidRunInput.invalid("messages is required (an array, possibly empty)");
         }

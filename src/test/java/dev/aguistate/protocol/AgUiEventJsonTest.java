@@ -73,7 +73,7 @@ class AgUiEventJsonTest {
         List<Case> cases = new ArrayList<>();
 
         // ---- lifecycle
-        RunAgentInput input = new RunAgentInput("t1", "r2", "r1", json("{\"count\":1}"),
+        RunAgentInput input = new RunAgentInput("t1", "r2", null, "r1", json("{\"count\":1}"),
                 List.of(new Message.User("u1", "hi")),
                 List.of(new Tool("get_weather", "Get the weather",
                         json("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}"), null)),
@@ -290,7 +290,7 @@ class AgUiEventJsonTest {
                            "toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
                           {"id":"t1","role":"tool","content":"ok","toolCallId":"c1"},
                           {"id":"r1","role":"reasoning","content":"hmm"}]}"""),
-                new Case(new AgUiEvent.RunStarted("t", "r", null, new RunAgentInput("t", "r", null, null,
+                new Case(new AgUiEvent.RunStarted("t", "r", null, new RunAgentInput("t", "r", null, null, null,
                         List.of(), List.of(new Tool("noop", "does nothing", null, null)), List.of(), null,
                         List.of(new ResumeEntry("i1", "cancelled", null, null)))), """
                         {"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0",

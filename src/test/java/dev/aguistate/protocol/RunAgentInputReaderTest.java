@@ -83,12 +83,20 @@ class RunAgentInputReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0.0.58", "1.0"})
-    void acceptsAnyProtocolVersionAndIgnoresUnknownTopLevelFields(String version) {
+    @ValueSource(strings = {"0.0.58", "1.0", "1.0.1-rc.1"})
+    void readsTheProtocolVersionAndIgnoresUnknownTopLevelFields(String version) {
         RunAgentInput in = read("""
                 {"protocolVersion":"%s","foo":{"bar":[1,2]},"threadId":"t1","runId":"r1","messages":[],
                  "tools":[],"context":[]}""".formatted(version));
         assertEquals("t1", in.threadId());
+        assertEquals(version, in.protocolVersion());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"\"", "\"one\"", "\"1.0\\n\"", "\"1..0\""})
+    void refusesAProtocolVersionThatIsNoVersion(String version) {
+        InvalidRunInput e = assertThrows(InvalidRunInput.class, () -> read(body("[]", "\"protocolVersion\":" + version)));
+        assertTrue(e.getMessage().contains("protocolVersion"), e.getMessage());
     }
 
     @Test

@@ -110,6 +110,28 @@ class DetachedRunsTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aStoppedRunEndsCancelledForAOneZeroClientAndInRunErrorCancelledForAnOlderOneJoiningIt() {
+        stub.enqueue(StubResponse.stream().text("Once", " upon", " a time").stallAfter(2).build());
+        RunRequests request = RunRequests.fresh().user("tell a story");
+        try (SseClient.LiveStream owner = client.open(AGENT, request.json());
+             SseClient.LiveStream older = client.open(AGENT + "/connect",
+                     RunRequests.of(request.threadId(), "connect-" + request.runId()).beforeOneZero().json())) {
+            owner.await("TEXT_MESSAGE_CONTENT");
+            older.await("RUN_STARTED");
+            assertEquals(200, client.post(AGENT + "/stop/" + request.threadId(), new byte[0]).statusCode());
+
+            List<JsonNode> ownerEvents = owner.readToEnd();
+            assertEquals(RunRequests.parse("{\"type\":\"cancelled\"}"), ownerEvents.get(ownerEvents.size() - 1).get("outcome"));
+            List<JsonNode> olderEvents = older.readToEnd();
+            assertEquals(RunRequests.parse("{\"type\":\"RUN_ERROR\",\"message\":\"The run was stopped.\",\"code\":\"cancelled\"}"),
+                    olderEvents.get(olderEvents.size() - 1));
+            assertTrue(olderEvents.stream().noneMatch(e -> e.get("type").asText().equals("RUN_FINISHED")));
+        }
+        assertEquals("cancelled", storedThread(request.threadId()).at("/lastRun/outcome").asText(),
+                "what the thread keeps is the run's one truth");
+    }
+
+    @Test
     void theStopEndpointEndsTheRunCancelledForEveryConnectionAndClosesTheModelCall() {
         stub.enqueue(StubResponse.stream().text("Once", " upon", " a time").stallAfter(2).build());
         RunRequests request = RunRequests.fresh().user("tell a story");

@@ -12,8 +12,9 @@ public final class RunRequests {
 
     private final ObjectNode body = JSON.createObjectNode();
 
+    /** A 1.0 client's request: it states its protocol version, as @ag-ui/client 1.0 does. */
     private RunRequests(String threadId, String runId) {
-        body.put("threadId", threadId).put("runId", runId);
+        body.put("threadId", threadId).put("runId", runId).put("protocolVersion", "1.0");
         body.putArray("messages");
         body.putArray("tools");
         body.putArray("context");
@@ -34,6 +35,12 @@ public final class RunRequests {
 
     public String runId() {
         return body.get("runId").asText();
+    }
+
+    /** The request as a client before AG-UI 1.0 sends it: without a protocol version. */
+    public RunRequests beforeOneZero() {
+        body.remove("protocolVersion");
+        return this;
     }
 
     public RunRequests user(String text) {

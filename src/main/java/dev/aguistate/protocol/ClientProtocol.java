@@ -1,0 +1,118 @@
+package dev.aguistate.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+
+/**
+ * The AG-UI version a client speaks, and what that changes in the frames it is sent. The server makes, logs and
+ * stores 1.0 events; a client that predates 1.0 gets the few that its schemas refuse reshaped on the way out.
+ *
+ * <p>1.0 clients state {@code protocolVersion} in their run input; older ones (such as {@code @ag-ui/client}
+ * 0.0.59, which CopilotKit 1.75 ships) do not, and their schemas refuse three things that fail the whole run
+ * there: a success outcome with {@code pendingToolCallIds}, the {@code cancelled} outcome, and a tool message
+ * whose content is a list of parts. So, for them, a success outcome loses {@code pendingToolCallIds}, a
+ * cancelled run ends in {@code RUN_ERROR} with code {@code cancelled} (the only terminal event they have for a run
+ * that did not finish), and a {@code MESSAGES_SNAPSHOT} gives a tool message the text of its text parts ({@link MessageContent#text()}).
+ */
+public enum ClientProtocol {
+    /** AG-UI 1.0 or later: frames go out as made. */
+    V1_0,
+    /** Before 1.0: no {@code protocolVersion} in the input, or a 0.x one. */
+    PRE_1_0;
+
+    private static final Pattern VERSION = Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,64})?");
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RUN_FINISHED = "{\"type\":\"RUN_FINISHED\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGES_SNAPSHOT =
+            "{\"type\":\"MESSAGES_SNAPSHOT\"".getBytes(StandardCharsets.US_ASCII);
+
+    /** Whether {@code declared} reads as a version: digits and dots, an optional pre-release or build suffix. */
+    public static boolean isVersion(String declared) {
+        return VERSION.matcher(declared).matches();
+    }
+
+    /** The protocol of a client that declared {@code declared} (null when it declared none). */
+    public static ClientProtocol of(String declared) {
+        return declared == null || declared.startsWith("0.") || declared.equals("0") ? PRE_1_0 : V1_0;
+    }
+
+    /** The frame as this client is to get it; the same array when nothing changes. */
+    public byte[] adapt(byte[] frame) {
+        if (this == V1_0) {
+            return frame;
+        }
+        int data = dataStart(frame);
+        boolean finished = data >= 0 && startsWith(frame, data, RUN_FINISHED);
+        if (!finished && (data < 0 || !startsWith(frame, data, MESSAGES_SNAPSHOT))) {
+            return frame;
+        }
+        String id = data == DATA.length ? null
+                : new String(frame, 4, data - DATA.length - 5, StandardCharsets.UTF_8); // "id: " … "\n"
+        ObjectNode event = read(Arrays.copyOfRange(frame, data, frame.length - 2));
+        return SseFrames.frame(id, AgUiJson.writeBytes(finished ? preOneZeroEnd(event) : preOneZeroMessages(event)));
+    }
+
+    /** A 1.0 {@code RUN_FINISHED} as a client before 1.0 accepts it. */
+    private static ObjectNode preOneZeroEnd(ObjectNode finished) {
+        JsonNode outcome = finished.path("outcome");
+        String type = outcome.path("type").asText();
+        if (type.equals("cancelled")) {
+            ObjectNode error = AgUiJson.mapper().createObjectNode()
+                    .put("type", EventType.RUN_ERROR.name())
+                    .put("message", "The run was stopped.")
+                    .put("code", "cancelled");
+            for (String kept : new String[] {"usage", "metadata", "timestamp"}) {
+                if (finished.has(kept)) {
+                    error.set(kept, finished.get(kept));
+                }
+            }
+            return error;
+        }
+        if (type.equals("success") && outcome instanceof ObjectNode success) {
+            success.remove("pendingToolCallIds");
+        }
+        return finished;
+    }
+
+    /** A {@code MESSAGES_SNAPSHOT} whose tool messages hold text, as before 1.0, rather than content parts. */
+    private static ObjectNode preOneZeroMessages(ObjectNode snapshot) {
+        for (JsonNode message : snapshot.path("messages")) {
+            JsonNode content = message.path("content");
+            if (message.path("role").asText().equals("tool") && content.isArray()) {
+                ((ObjectNode) message).put("content", AgUiJson.mapper().convertValue(content, MessageContent.class)
+                        .text());
+            }
+        }
+        return snapshot;
+    }
+
+    /** Where the frame's JSON starts: after its {@code data: }, which follows an optional {@code id:} line. */
+    private static int dataStart(byte[] frame) {
+        int line = 0;
+        if (frame.length > 3 && frame[0] == 'i' && frame[1] == 'd' && frame[2] == ':') {
+            while (line < frame.length && frame[line] != '\n') {
+                line++;
+            }
+            line++;
+        }
+        return startsWith(frame, line, DATA) ? line + DATA.length : -1;
+    }
+
+    private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {
+        return bytes.length - at >= prefix.length
+                && Arrays.equals(bytes, at, at + prefix.length, prefix, 0, prefix.length);
+    }
+
+    private static ObjectNode read(byte[] json) {
+        try {
+            return (ObjectNode) AgUiJson.mapper().readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a frame the server made is not JSON", e);
+        }
+    }
+}
