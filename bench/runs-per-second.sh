@@ -11,6 +11,7 @@
 #   BENCH_SERVER_WARMUP_SECONDS (15, per scenario, at 16 clients, right after the server starts: its JIT)
 #   BENCH_WARMUP_SECONDS (5, before each row)  BENCH_SECONDS (20)
 #   BENCH_SKIP_BUILD (unset: build with ./mvnw -q package -DskipTests)
+#   BENCH_SERVER_OPTS (more JVM options for the server, e.g. -Dquarkus.otel.sdk.disabled=false to trace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,7 +58,8 @@ clean_up() {
 trap clean_up EXIT
 
 start_server() { # store kind
-  env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL java \
+  # shellcheck disable=SC2086 # BENCH_SERVER_OPTS is a list of options
+  env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL java ${BENCH_SERVER_OPTS:-} \
     -Dquarkus.http.port="$port" \
     -Dagui.llm.demo.chunk-delay=0ms \
     -Dagui.auth.api-keys."$api_key"="$prefix" \

@@ -1,4 +1,5 @@
 import "./style.css";
+import { authHeaders } from "./auth";
 import { ChatPanel } from "./chat";
 import { DecisionPanel } from "./decision";
 import { DocumentView } from "./document";
@@ -37,7 +38,7 @@ let current: Session | undefined;
 
 async function main(): Promise<void> {
   try {
-    const response = await fetch("/agui/agents", { headers: { Accept: "application/json" } });
+    const response = await fetch("/agui/agents", { headers: { ...authHeaders(), Accept: "application/json" } });
     if (!response.ok) throw new Error(`GET /agui/agents: HTTP ${response.status}`);
     agents = (await response.json()) as AgentsList;
     await show();

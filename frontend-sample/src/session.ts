@@ -1,4 +1,5 @@
 import { type AgentSubscriber, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
+import { authHeaders } from "./auth";
 import { newId } from "./dom";
 import { ReconnectingAgent } from "./reconnecting-agent";
 
@@ -39,6 +40,7 @@ export class Session {
   ) {
     this.agent = new ReconnectingAgent({
       url: `/agui/${encodeURIComponent(agentName)}`,
+      headers: authHeaders(),
       threadId,
       initialMessages: stored.messages ?? [],
       initialState: stored.state ?? {},
@@ -59,7 +61,7 @@ export class Session {
    * the thread yet) unless it waits for the user's decision: then {@link join} follows it.
    */
   static async open(threadId: string, agentName: string): Promise<Session> {
-    const response = await fetch(`/threads/${encodeURIComponent(threadId)}`, { headers: { Accept: "application/json" } });
+    const response = await fetch(`/threads/${encodeURIComponent(threadId)}`, { headers: { ...authHeaders(), Accept: "application/json" } });
     if (response.status === 404) return new Session(agentName, threadId, {}, true);
     if (!response.ok) throw new Error(`GET /threads/${threadId}: HTTP ${response.status} ${await response.text()}`);
     const stored = (await response.json()) as ThreadView;

@@ -1,5 +1,6 @@
 package dev.aguistate.copilotkit;
 
+import dev.aguistate.session.Caller;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
@@ -69,14 +70,14 @@ public class CopilotKitRoute {
             return;
         }
         String base = basePath();
-        router.get(base + "/info").handler(ctx -> runs.authorized(ctx, user -> json(ctx, info(false))));
+        router.get(base + "/info").handler(ctx -> runs.authorized(ctx, caller -> json(ctx, info(false))));
         router.post(base + "/agent/:agent/run").handler(ctx ->
                 runs.stream(ctx, RunRoute.Stream.RUN, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/connect").handler(ctx ->
                 runs.stream(ctx, RunRoute.Stream.CONNECT, ctx.pathParam("agent")));
-        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> runs.authorized(ctx, user ->
-                runs.readBody(ctx, body -> stop(ctx, user, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
-        router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, user -> threads.handle(ctx, user,
+        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> runs.authorized(ctx, caller ->
+                runs.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
+        router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, caller -> threads.handle(ctx, caller,
                 ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
         router.post(base).handler(this::singleRoute);
         router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
@@ -116,7 +117,7 @@ public class CopilotKitRoute {
      * The stop, answered as CopilotKit's runtime does but without its {@code interrupt}: the stopped run's stream ends
      * with {@code RUN_FINISHED} {@code outcome: cancelled} (as on {@code /agui}), not with a {@code RUN_ERROR}.
      */
-    private void stop(RoutingContext ctx, String user, String agent, String threadId, JsonNode body) {
+    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, JsonNode body) {
         if (body != null && !body.isNull() && (!body.isObject()
                 || (body.has("runId") && !body.get("runId").isTextual()))) {
             RunRoute.reject(ctx, new ErrorBody(400, "invalid_request",
@@ -124,13 +125,13 @@ public class CopilotKitRoute {
             return;
         }
         Optional<String> runId = body == null ? Optional.empty() : Optional.ofNullable(body.path("runId").textValue());
-        runs.stop(ctx, user, agent, threadId, runId, (stopped, thread) -> stopped ? "{\"stopped\":true}"
+        runs.stop(ctx, caller, agent, threadId, runId, (stopped, thread) -> stopped ? "{\"stopped\":true}"
                 : AgUiJson.write(Map.of("stopped", false, "message", "No active run for thread '" + thread + "'.")));
     }
 
     /** {@code POST {base}} with {@code {"method","params","body"}}: CopilotKit's single-endpoint transport. */
     private void singleRoute(RoutingContext ctx) {
-        runs.authorized(ctx, user -> runs.readJsonBody(ctx, raw -> {
+        runs.authorized(ctx, caller -> runs.readJsonBody(ctx, raw -> {
             SingleRouteCall call;
             try {
                 call = SingleRouteCall.parse(raw.getBytes());
@@ -139,11 +140,11 @@ public class CopilotKitRoute {
                 return;
             }
             if (call instanceof SingleRouteCall.Stream stream) {
-                runs.stream(ctx, user, stream.kind(), stream.agentId(), stream.input());
+                runs.stream(ctx, caller, stream.kind(), stream.agentId(), stream.input());
             } else if (call instanceof SingleRouteCall.Stop stop) {
-                stop(ctx, user, stop.agentId(), stop.threadId(), stop.body());
+                stop(ctx, caller, stop.agentId(), stop.threadId(), stop.body());
             } else if (call instanceof SingleRouteCall.Resource resource) {
-                threads.handle(ctx, user, resource.httpMethod(), resource.path());
+                threads.handle(ctx, caller, resource.httpMethod(), resource.path());
             } else {
                 json(ctx, info(true));
             }
@@ -151,7 +152,7 @@ public class CopilotKitRoute {
     }
 
     /** A stop's optional body; not JSON is a 400. */
-    private void stop(RoutingContext ctx, String user, String agent, String threadId, Buffer body) {
+    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, Buffer body) {
         JsonNode parsed;
         try {
             parsed = body.length() == 0 ? null : SingleRouteCall.json(body.getBytes());
@@ -159,7 +160,7 @@ public class CopilotKitRoute {
             RunRoute.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
             return;
         }
-        stop(ctx, user, agent, threadId, parsed);
+        stop(ctx, caller, agent, threadId, parsed);
     }
 
     static void json(RoutingContext ctx, Object body) {

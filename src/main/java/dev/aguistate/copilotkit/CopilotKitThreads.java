@@ -7,10 +7,10 @@ import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.RunRoute;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.session.Caller;
 import dev.aguistate.session.ThreadAccess;
 import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
-import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.ThreadSummary;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.smallrye.mutiny.Uni;
@@ -54,12 +54,10 @@ class CopilotKitThreads {
     /** Threads read from the store per step while filtering a listing by agent. */
     private static final int SCAN = 100;
 
-    private final ThreadStore store;
     private final ThreadAccess access;
     private final Vertx vertx;
 
-    CopilotKitThreads(ThreadStore store, ThreadAccess access, Vertx vertx) {
-        this.store = store;
+    CopilotKitThreads(ThreadAccess access, Vertx vertx) {
         this.access = access;
         this.vertx = vertx;
     }
@@ -69,7 +67,7 @@ class CopilotKitThreads {
      *
      * @param resource the path from {@code /threads} on, with its query string, e.g. {@code /threads?agentId=chat}
      */
-    void handle(RoutingContext ctx, String user, String httpMethod, String resource) {
+    void handle(RoutingContext ctx, Caller caller, String httpMethod, String resource) {
         QueryStringDecoder uri = new QueryStringDecoder(resource);
         List<String> segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
                 .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
@@ -81,7 +79,7 @@ class CopilotKitThreads {
         List<String> rest = segments.subList(1, segments.size());
         if (rest.isEmpty()) {
             if (allowed(ctx, method, "GET")) {
-                list(ctx, user, uri);
+                list(ctx, caller, uri);
             }
         } else if (rest.size() == 1 && (rest.get(0).equals("subscribe") || rest.get(0).equals("clear"))) {
             notSupported(ctx, "/threads/" + rest.get(0));
@@ -89,7 +87,7 @@ class CopilotKitThreads {
             if (method.equals("PATCH")) {
                 notSupported(ctx, "renaming or unarchiving a thread");
             } else if (allowed(ctx, method, "PATCH, DELETE")) {
-                answer(ctx, access.delete(rest.get(0), user).map(deleted -> deleted
+                answer(ctx, access.delete(rest.get(0), caller).map(deleted -> deleted
                         ? (Object) new Deleted(rest.get(0), true) : ErrorBody.threadNotFound(rest.get(0))));
             }
         } else {
@@ -97,13 +95,13 @@ class CopilotKitThreads {
             switch (rest.get(1)) {
                 case "messages" -> {
                     if (allowed(ctx, method, "GET")) {
-                        answer(ctx, inspect(threadId, user, thread -> new Messages(thread.messages().stream()
+                        answer(ctx, inspect(threadId, caller, thread -> new Messages(thread.messages().stream()
                                 .map(CopilotKitThreads::copilotKitMessage).toList())));
                     }
                 }
                 case "state" -> {
                     if (allowed(ctx, method, "GET")) {
-                        answer(ctx, inspect(threadId, user, thread -> new ThreadState(thread.state())));
+                        answer(ctx, inspect(threadId, caller, thread -> new ThreadState(thread.state())));
                     }
                 }
                 case "events", "archive" -> notSupported(ctx, "/threads/{threadId}/" + rest.get(1));
@@ -119,12 +117,12 @@ class CopilotKitThreads {
 
     record ThreadState(JsonNode state) {}
 
-    private Uni<Object> inspect(String threadId, String user, Function<StoredThread, Object> view) {
-        return access.load(threadId, user).map(thread -> thread.<Object>map(view)
+    private Uni<Object> inspect(String threadId, Caller caller, Function<StoredThread, Object> view) {
+        return access.load(threadId, caller).map(thread -> thread.<Object>map(view)
                 .orElseGet(() -> ErrorBody.threadNotFound(threadId)));
     }
 
-    private void list(RoutingContext ctx, String user, QueryStringDecoder uri) {
+    private void list(RoutingContext ctx, Caller caller, QueryStringDecoder uri) {
         Optional<String> agent = parameter(uri, "agentId");
         int limit = parameter(uri, "limit").map(CopilotKitThreads::wholeNumber).orElse(DEFAULT_PAGE);
         int offset = parameter(uri, "cursor").map(CopilotKitThreads::wholeNumber).orElse(0);
@@ -133,24 +131,24 @@ class CopilotKitThreads {
                     "limit must be a whole number between 1 and " + MAX_PAGE + ", cursor one this endpoint returned"));
             return;
         }
-        answer(ctx, collect(user, agent, offset, limit, new ArrayList<>()).map(Object.class::cast));
+        answer(ctx, collect(caller, agent, offset, limit, new ArrayList<>()).map(Object.class::cast));
     }
 
     /** The next {@code limit} of the user's threads (of the agent, if named) from the store's {@code offset}. */
-    private Uni<ThreadList> collect(String user, Optional<String> agent, int offset, int limit,
+    private Uni<ThreadList> collect(Caller caller, Optional<String> agent, int offset, int limit,
                                     List<ThreadRecord> found) {
-        return store.list(user, offset, SCAN).chain(batch -> {
+        return access.list(caller, offset, SCAN).chain(batch -> {
             for (int i = 0; i < batch.size(); i++) {
                 ThreadSummary thread = batch.get(i);
                 if (agent.isEmpty() || agent.get().equals(thread.agent())) {
-                    found.add(ThreadRecord.of(thread, user));
+                    found.add(ThreadRecord.of(thread, caller.user()));
                     if (found.size() == limit) {
                         return Uni.createFrom().item(new ThreadList(found, String.valueOf(offset + i + 1)));
                     }
                 }
             }
             return batch.size() < SCAN ? Uni.createFrom().item(new ThreadList(found, null))
-                    : collect(user, agent, offset + SCAN, limit, found);
+                    : collect(caller, agent, offset + SCAN, limit, found);
         });
     }
 

@@ -7,6 +7,7 @@ import dev.aguistate.llm.ModelDescription;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.run.RunConfig;
 import dev.aguistate.tools.BackendTool;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
@@ -15,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 
@@ -63,13 +65,12 @@ public class AgentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "List the agents, their tools and whether they keep state; and the model in use")
     @APIResponseSchema(AgentsList.class)
-    public Response list(@HeaderParam("Authorization") String authorization) {
-        if (users.resolve(authorization).isEmpty()) {
-            return UserResolver.unauthorized().toResponse();
-        }
-        String defaultName = agents.defaultAgent().name();
-        return Response.ok(new AgentsList(agents.all().stream().map(a -> info(a, defaultName)).toList(),
-                ModelInfo.of(model.description())), MediaType.APPLICATION_JSON).build();
+    public Uni<Response> list(@HeaderParam("Authorization") String authorization) {
+        return authorized(authorization, () -> {
+            String defaultName = agents.defaultAgent().name();
+            return Response.ok(new AgentsList(agents.all().stream().map(a -> info(a, defaultName)).toList(),
+                    ModelInfo.of(model.description())), MediaType.APPLICATION_JSON).build();
+        });
     }
 
     @GET
@@ -77,14 +78,17 @@ public class AgentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "One agent's AG-UI AgentCapabilities: its tools, state, human-in-the-loop, transport, identity")
     @APIResponseSchema(AgentCapabilities.class)
-    public Response capabilities(@HeaderParam("Authorization") String authorization,
-                                 @PathParam("agent") String name) {
-        if (users.resolve(authorization).isEmpty()) {
-            return UserResolver.unauthorized().toResponse();
-        }
-        return agents.find(name)
+    public Uni<Response> capabilities(@HeaderParam("Authorization") String authorization,
+                                      @PathParam("agent") String name) {
+        return authorized(authorization, () -> agents.find(name)
                 .map(agent -> Response.ok(AgentCapabilities.of(agent, limits), MediaType.APPLICATION_JSON).build())
-                .orElseGet(() -> ErrorBody.unknownAgent(name).toResponse());
+                .orElseGet(() -> ErrorBody.unknownAgent(name).toResponse()));
+    }
+
+    /** The answer for a caller the header proves (the listing is the same for every caller), else 401. */
+    private Uni<Response> authorized(String authorization, Supplier<Response> answer) {
+        return users.resolve(authorization).map(caller -> caller.isPresent() ? answer.get()
+                : UserResolver.unauthorized().toResponse());
     }
 
     private AgentInfo info(AgentDefinition agent, String defaultName) {

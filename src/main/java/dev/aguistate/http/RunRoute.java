@@ -10,6 +10,7 @@ import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.IdRules;
 import dev.aguistate.run.RunRejected;
+import dev.aguistate.session.Caller;
 import dev.aguistate.session.LiveRuns;
 import dev.aguistate.session.RunConnections;
 import dev.aguistate.session.SessionRefused;
@@ -71,7 +72,7 @@ public class RunRoute {
         router.post("/agui").handler(ctx -> stream(ctx, Stream.RUN, agents.defaultAgent().name()));
         router.post("/agui/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
         router.post("/agui/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
-        router.post("/agui/:agent/stop/:threadId").handler(ctx -> authorized(ctx, user -> stop(ctx, user,
+        router.post("/agui/:agent/stop/:threadId").handler(ctx -> authorized(ctx, caller -> stop(ctx, caller,
                 ctx.pathParam("agent"), ctx.pathParam("threadId"), Optional.empty(), StopAnswer.AG_UI)));
         // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
         for (String path : List.of("/agui", "/agui/:agent", "/agui/:agent/connect", "/agui/:agent/stop/:threadId")) {
@@ -97,13 +98,13 @@ public class RunRoute {
      * agent are checked before the body is read, then the body is read within the limits and the stream opens.
      */
     public void stream(RoutingContext ctx, Stream kind, String agentName) {
-        authorized(ctx, user -> {
+        authorized(ctx, caller -> {
             Optional<ErrorBody> refused = notJson(ctx.request())
                     .or(() -> refusedStream(ctx.request(), agentName));
             if (refused.isPresent()) {
                 reject(ctx, refused.get());
             } else {
-                readBody(ctx, body -> stream(ctx, user, kind, agentName, body.getBytes()));
+                readBody(ctx, body -> stream(ctx, caller, kind, agentName, body.getBytes()));
             }
         });
     }
@@ -112,7 +113,7 @@ public class RunRoute {
      * A run or connect request whose input arrived some other way (inside an envelope the caller read with
      * {@link #readJsonBody}): the checks that concern the stream, then the input parsed, then the stream.
      */
-    public void stream(RoutingContext ctx, String user, Stream kind, String agentName, byte[] input) {
+    public void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, byte[] input) {
         Optional<ErrorBody> refused = refusedStream(ctx.request(), agentName);
         if (refused.isPresent()) {
             reject(ctx, refused.get());
@@ -129,15 +130,20 @@ public class RunRoute {
         }
         AgentDefinition agent = agents.find(agentName).orElseThrow();
         switch (kind) {
-            case RUN -> start(ctx, user, agent, parsed);
-            case CONNECT -> connect(ctx, user, agent, parsed);
+            // The run's span joins the request's trace (an incoming traceparent, through the HTTP server's span),
+            // taken here, on the request's context, and handed to the run explicitly: it goes on across threads.
+            case RUN -> start(ctx, caller, agent, parsed, io.opentelemetry.context.Context.current());
+            case CONNECT -> connect(ctx, caller, agent, parsed);
         }
     }
 
-    /** Calls {@code then} with the request's user, or answers 401. */
-    public void authorized(RoutingContext ctx, Consumer<String> then) {
-        users.resolve(ctx.request().getHeader("Authorization"))
-                .ifPresentOrElse(then, () -> reject(ctx, UserResolver.unauthorized()));
+    /** Calls {@code then}, on the request's context, with the request's caller, or answers 401. */
+    public void authorized(RoutingContext ctx, Consumer<Caller> then) {
+        Context context = vertx.getOrCreateContext();
+        users.resolve(ctx.request().getHeader("Authorization")).subscribe().with(
+                caller -> context.runOnContext(v -> caller.ifPresentOrElse(then,
+                        () -> reject(ctx, UserResolver.unauthorized()))),
+                failure -> context.runOnContext(v -> ctx.fail(failure)));
     }
 
     /** Reads a JSON body within the run endpoints' limits, or answers 415, 413 or 408. */
@@ -164,7 +170,8 @@ public class RunRoute {
         return agents.find(agentName).isPresent() ? Optional.empty() : Optional.of(ErrorBody.unknownAgent(agentName));
     }
 
-    private void start(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input,
+                       io.opentelemetry.context.Context traceParent) {
         OnDisconnect onDisconnect;
         try {
             onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
@@ -174,14 +181,14 @@ public class RunRoute {
             return;
         }
         Context context = vertx.getOrCreateContext();
-        threads.open(user, agent, input).subscribe().with(
-                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect)),
+        threads.open(caller, agent, input).subscribe().with(
+                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect, traceParent)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
-    private void connect(RoutingContext ctx, String user, AgentDefinition agent, RunAgentInput input) {
+    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
         Context context = vertx.getOrCreateContext();
-        connections.connect(user, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
+        connections.connect(caller, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
                 .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
                         failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
@@ -190,7 +197,7 @@ public class RunRoute {
      * Asks the thread's live run to stop, on whichever replica runs it; with {@code runId}, only if that is the live
      * run. Answers 200 with {@code answer}'s body.
      */
-    public void stop(RoutingContext ctx, String user, String agentName, String threadId, Optional<String> runId,
+    public void stop(RoutingContext ctx, Caller caller, String agentName, String threadId, Optional<String> runId,
                      StopAnswer answer) {
         Optional<AgentDefinition> agent = agents.find(agentName);
         if (agent.isEmpty()) {
@@ -199,7 +206,7 @@ public class RunRoute {
             reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
         } else {
             Context context = vertx.getOrCreateContext();
-            connections.stop(user, agent.get(), threadId, runId).subscribe().with(
+            connections.stop(caller, agent.get(), threadId, runId).subscribe().with(
                     stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
                             .putHeader("Content-Type", "application/json")
                             .end(answer.body(stopped, threadId))),
@@ -222,10 +229,10 @@ public class RunRoute {
 
     /** Starts a claimed run and streams it to the client that asked for it. */
     private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session,
-                        OnDisconnect onDisconnect) {
+                        OnDisconnect onDisconnect, io.opentelemetry.context.Context traceParent) {
         Multi<byte[]> frames;
         try {
-            frames = runs.start(agent, session, onDisconnect);
+            frames = runs.start(agent, session, onDisconnect, traceParent);
         } catch (RunRejected rejected) {
             reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
             return;

@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.session.Caller;
 import dev.aguistate.session.ThreadAccess;
 import dev.aguistate.threads.ConversationSummary;
 import dev.aguistate.threads.RunRecord;
 import dev.aguistate.threads.StoreUnavailable;
 import dev.aguistate.threads.StoredThread;
-import dev.aguistate.threads.ThreadStore;
 import dev.aguistate.threads.ThreadSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
@@ -68,12 +68,10 @@ public class ThreadsResource {
 
     private static final int MAX_PAGE = 100;
 
-    private final ThreadStore store;
     private final ThreadAccess access;
     private final UserResolver users;
 
-    ThreadsResource(ThreadStore store, ThreadAccess access, UserResolver users) {
-        this.store = store;
+    ThreadsResource(ThreadAccess access, UserResolver users) {
         this.access = access;
         this.users = users;
     }
@@ -90,7 +88,7 @@ public class ThreadsResource {
             return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
                     "offset must be a whole number >= 0 and limit one between 1 and " + MAX_PAGE).toResponse());
         }
-        return asUser(authorization, user -> store.list(user, offset, limit)
+        return asUser(authorization, caller -> access.list(caller, offset, limit)
                 .onItem().transform(threads -> json(new ThreadList(threads, offset, limit))));
     }
 
@@ -98,7 +96,7 @@ public class ThreadsResource {
     @Path("/{threadId}")
     @Operation(summary = "A thread's state and complete message history")
     public Uni<Response> get(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
+        return asUser(authorization, caller -> access.load(id, caller).onItem().transform(thread -> thread
                 .map(t -> json(view(t)))
                 .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
     }
@@ -117,7 +115,7 @@ public class ThreadsResource {
             return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
                     "limit must be a whole number between 1 and " + MAX_PAGE).toResponse());
         }
-        return asUser(authorization, user -> access.load(id, user).onItem().transform(thread -> thread
+        return asUser(authorization, caller -> access.load(id, caller).onItem().transform(thread -> thread
                 .map(t -> page(t.messages(), before, limit))
                 .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
     }
@@ -143,7 +141,7 @@ public class ThreadsResource {
     @Path("/{threadId}")
     @Operation(summary = "Delete a thread and its history")
     public Uni<Response> delete(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, user -> access.delete(id, user).onItem().transform(deleted -> deleted
+        return asUser(authorization, caller -> access.delete(id, caller).onItem().transform(deleted -> deleted
                 ? Response.noContent().build()
                 : ErrorBody.threadNotFound(id).toResponse()));
     }
@@ -157,11 +155,11 @@ public class ThreadsResource {
         }
     }
 
-    private Uni<Response> asUser(String authorization, Function<String, Uni<Response>> action) {
-        return users.resolve(authorization)
+    private Uni<Response> asUser(String authorization, Function<Caller, Uni<Response>> action) {
+        return users.resolve(authorization).chain(caller -> caller
                 .map(action.andThen(answer -> answer.onFailure(StoreUnavailable.class)
                         .recoverWithItem(() -> ErrorBody.STORE_UNAVAILABLE.toResponse())))
-                .orElseGet(() -> Uni.createFrom().item(UserResolver.unauthorized().toResponse()));
+                .orElseGet(() -> Uni.createFrom().item(UserResolver.unauthorized().toResponse())));
     }
 
     private static ThreadView view(StoredThread thread) {

@@ -13,8 +13,9 @@ import java.util.Objects;
  * <p>Mirrors {@code events.ts} of {@code @ag-ui/core}: components are the wire fields in camelCase; a
  * {@code null} component is an omitted optional field (never written as {@code null}, see {@link AgUiJson}).
  * Free JSON ({@code snapshot}, {@code value}, {@code result}, patch values) is a {@link JsonNode} so that
- * {@code null} inside it survives. The base fields {@code timestamp}, {@code rawEvent} and {@code metadata}
- * are not modelled: this server does not produce them and tolerates them on input.
+ * {@code null} inside it survives. The base fields {@code timestamp} and {@code rawEvent}, and {@code metadata}
+ * except on {@code RUN_STARTED} (where it carries the run's trace), are not modelled: this server does not produce
+ * them and tolerates them on input.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
@@ -73,10 +74,10 @@ public sealed interface AgUiEvent {
      * {@code protocolVersion} is the version this server produces ({@link #PROTOCOL_VERSION}): the short
      * constructors, which every run of this server uses, state it; the canonical one takes it as given.
      */
-    record RunStarted(String threadId, String runId, String protocolVersion, String parentRunId, RunAgentInput input)
-            implements AgUiEvent {
+    record RunStarted(String threadId, String runId, String protocolVersion, String parentRunId, RunAgentInput input,
+                      JsonNode metadata) implements AgUiEvent {
         public RunStarted(String threadId, String runId, String parentRunId, RunAgentInput input) {
-            this(threadId, runId, PROTOCOL_VERSION, parentRunId, input);
+            this(threadId, runId, PROTOCOL_VERSION, parentRunId, input, null);
         }
         public RunStarted(String threadId, String runId) { this(threadId, runId, null, null); }
         public EventType type() { return EventType.RUN_STARTED; }

@@ -3,6 +3,7 @@ package dev.aguistate.run;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.LlmConfig;
 import dev.aguistate.llm.ModelLimits;
+import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
@@ -13,6 +14,7 @@ import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -47,16 +49,17 @@ public class AgentRunner {
     private final StreamingModel model;
     private final RunSettings settings;
     private final RunMetrics metrics;
+    private final RunTracing tracing;
 
     @Inject
     AgentRunner(StreamingModel model, RunConfig config, StateConfig stateConfig, LlmConfig llmConfig,
-                TokenEstimator estimator, RunMetrics metrics) {
-        this(model, new RunSettings(model.description().provider(),
+                TokenEstimator estimator, RunMetrics metrics, RunTracing tracing) {
+        this(model, new RunSettings(model.description().provider(), model.description().model(),
                 new StatePrompt(stateConfig.promptTemplate().orElse(StatePrompt.DEFAULT_TEMPLATE),
                         stateConfig.promptMaxChars()),
                 stateConfig.deltaPacing(), config.contextWindow(), config.confirmationExpiresAfter(),
                 config.maxRounds(), maxInputTokens(model, config, llmConfig),
-                estimator, new TokenCalibration(), new CountedUnits(COUNTED_UNITS)), metrics);
+                estimator, new TokenCalibration(), new CountedUnits(COUNTED_UNITS)), metrics, tracing);
     }
 
     /** {@code agui.run.context.max-input-tokens}, else what the model's known limits leave, else none (0). */
@@ -73,23 +76,28 @@ public class AgentRunner {
         return budget;
     }
 
-    AgentRunner(StreamingModel model, RunSettings settings, RunMetrics metrics) {
+    AgentRunner(StreamingModel model, RunSettings settings, RunMetrics metrics, RunTracing tracing) {
         this.model = model;
         this.settings = settings;
         this.metrics = metrics;
+        this.tracing = tracing;
     }
 
     /**
      * The run's event stream; nothing happens until it is subscribed.
      *
+     * @param traceParent the trace the run's span joins: the request's (its {@code traceparent}), or the root context
      * @throws RunRejected (before any stream) when the client's state is not an object or breaks the agent's schema
      */
-    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start, StopSwitch stop) {
+    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start, StopSwitch stop, Context traceParent) {
         RunAgentInput input = start.input();
+        RunTrace trace = tracing.start(agent.name(), input, settings.provider(), traceParent);
         Run run;
         try {
-            run = new Run(agent, start, settings);
+            run = new Run(agent, start, settings, trace);
         } catch (StateWriteException invalid) {
+            trace.failed("invalid_state");
+            trace.ended("error");
             throw new RunRejected("invalid_state", invalid.getMessage());
         }
         AtomicReference<String> outcome = new AtomicReference<>("success");
@@ -168,6 +176,7 @@ public class AgentRunner {
     }
 
     private void ended(Run run, String outcome) {
+        run.trace().ended(outcome);
         metrics.ended(run.agent().name(), outcome);
         LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
     }
@@ -215,8 +224,13 @@ public class AgentRunner {
                     if (answered.compareAndSet(false, true)) {
                         metrics.firstToken(Duration.ofNanos(System.nanoTime() - sent));
                     }
+                    if (e instanceof ModelEvent.Completed completed) {
+                        run.completed(completed);
+                        metrics.tokenUsage(settings.provider(), settings.model(), completed.usage());
+                    }
                 })
                 .onItem().transformToIterable(run::translate)
+                .onTermination().invoke(run::chatEnded)
                 .onCompletion().switchTo(() -> afterRound(run));
     }
 
@@ -259,10 +273,15 @@ public class AgentRunner {
         return Multi.createFrom().emitter(emitter -> {
             ToolContext context = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
-                    .map(call -> Uni.createFrom().item(() -> call.tool() == null
-                                    ? (ToolOutcome) new ToolOutcome.Failure(call.notFound())
-                                    : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
-                                            context))
+                    .map(call -> Uni.createFrom().item(() -> {
+                                RunTrace.Tool span = run.trace().tool(call);
+                                ToolOutcome outcome = call.tool() == null
+                                        ? new ToolOutcome.Failure(call.notFound())
+                                        : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
+                                                context);
+                                span.ended(outcome);
+                                return outcome;
+                            })
                             .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
                     .toList();
             Cancellable running = (invocations.isEmpty()

@@ -55,6 +55,7 @@ final class Run {
     private final ToolEffects toolEffects;
     private final ConfirmationFlow confirmations;
     private final TerminalEvents ending;
+    private final RunTrace trace;
     private int rounds;
     private RoundKind kind;
     private StreamTranslation translation;
@@ -62,10 +63,13 @@ final class Run {
     private List<String> clientCalls = List.of();
     /** The state as the client may see it when the current round started, to tell whether its tools changed it. */
     private JsonNode roundStartView;
+    /** The span of the round's LLM call, while it streams. */
+    private RunTrace.Chat chat;
 
     /** @throws StateWriteException when the client's state is not an object or breaks the agent's state schema */
-    Run(AgentDefinition agent, RunStart start, RunSettings settings) {
+    Run(AgentDefinition agent, RunStart start, RunSettings settings, RunTrace trace) {
         this.agent = agent;
+        this.trace = trace;
         this.start = start;
         this.input = start.input();
         this.settings = settings;
@@ -109,6 +113,10 @@ final class Run {
         return agent;
     }
 
+    RunTrace trace() {
+        return trace;
+    }
+
     /**
      * RUN_STARTED; the conversation if the client's list differs from it (a reload, a client that sent only its new
      * messages, a regenerate); then the state as the server sees it if that differs from what the client sent —
@@ -116,7 +124,8 @@ final class Run {
      */
     List<AgUiEvent> started() {
         List<AgUiEvent> out = new ArrayList<>(3);
-        out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), input.parentRunId(), null));
+        out.add(new AgUiEvent.RunStarted(input.threadId(), input.runId(), AgUiEvent.PROTOCOL_VERSION,
+                input.parentRunId(), null, trace.startedMetadata()));
         switch (start.conversation().restate()) {
             case NONE -> { }
             case SNAPSHOT -> out.add(new AgUiEvent.MessagesSnapshot(start.conversation().history()));
@@ -209,9 +218,23 @@ final class Run {
         return kind;
     }
 
+    /** The round's LLM request; its span starts with it. */
     ChatRequest chatRequest() {
-        return requests.forRound(kind, state.kept() ? state.current() : null, transcript.messages(),
+        ChatRequest request = requests.forRound(kind, state.kept() ? state.current() : null, transcript.messages(),
                 start.messageTimes());
+        chat = trace.chat(settings.model(), request);
+        return request;
+    }
+
+    /** The round's LLM call reported how it completed. */
+    void completed(ModelEvent.Completed completed) {
+        chat.completed(completed);
+    }
+
+    /** The round's LLM call ended: failed, cancelled, or with its answer. */
+    void chatEnded(Throwable failure, boolean cancelled) {
+        chat.ended(failure, cancelled, translation.round());
+        chat = null;
     }
 
     List<AgUiEvent> translate(ModelEvent event) {
@@ -344,6 +367,7 @@ final class Run {
      */
     Uni<AgUiEvent> failed(Throwable error) {
         AgUiEvent event = ending.failed(error);
+        trace.failed(((AgUiEvent.RunError) event).code());
         if (error instanceof RunFailure failure && failure.fromStore()) {
             return Uni.createFrom().item(event);
         }

@@ -2,7 +2,9 @@ package dev.aguistate.run;
 
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.EventType;
+import dev.aguistate.llm.ModelUsage;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +13,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Run metrics at {@code /q/metrics}: active runs, runs by outcome, errors by code, time to first token, events. */
+/**
+ * Run metrics at {@code /q/metrics}: active runs, runs by outcome, errors by code, time to first token, events, tokens
+ * per LLM call.
+ */
 @ApplicationScoped
 public class RunMetrics {
 
@@ -52,5 +57,28 @@ public class RunMetrics {
 
     void firstToken(Duration latency) {
         firstToken.record(latency);
+    }
+
+    /**
+     * {@code gen_ai.client.token.usage} (the OpenTelemetry GenAI convention's histogram; without a base unit, so that
+     * Prometheus shows it as {@code gen_ai_client_token_usage}): the input and output tokens of one LLM call, when the
+     * upstream reports them.
+     */
+    void tokenUsage(String provider, String model, ModelUsage usage) {
+        if (usage == null) {
+            return;
+        }
+        tokens(provider, model, "input", usage.inputTokens());
+        tokens(provider, model, "output", usage.outputTokens());
+    }
+
+    private void tokens(String provider, String model, String type, Integer count) {
+        if (count != null) {
+            DistributionSummary.builder("gen_ai.client.token.usage")
+                    .description("Tokens used by each LLM call, by type (input, output)")
+                    .tag("gen_ai.operation.name", "chat").tag("gen_ai.provider.name", provider)
+                    .tag("gen_ai.request.model", model).tag("gen_ai.token.type", type)
+                    .register(registry).record(count);
+        }
     }
 }

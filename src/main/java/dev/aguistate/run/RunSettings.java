@@ -11,6 +11,7 @@ import java.time.Duration;
  * What every run of this server shares, read once from {@link RunConfig} and {@link StateConfig}.
  *
  * @param provider           the {@code provider} reported in token usage
+ * @param model              the model asked for (what the spans and metrics name)
  * @param deltaPacing        how predicted STATE_DELTAs are coalesced
  * @param confirmationExpiry how long a confirmation waits for the user's answer
  * @param maxInputTokens     the input budget of agents that set none; 0 for none
@@ -18,7 +19,7 @@ import java.time.Duration;
  * @param calibration        how the estimates compare with what the upstream reports, shared by all runs
  * @param counted            token counts of conversation units, shared by all runs
  */
-record RunSettings(String provider, StatePrompt statePrompt, DeltaPacing deltaPacing, ContextWindow contextWindow,
+record RunSettings(String provider, String model, StatePrompt statePrompt, DeltaPacing deltaPacing, ContextWindow contextWindow,
                    Duration confirmationExpiry, int maxRounds, int maxInputTokens, TokenEstimator estimator,
                    TokenCalibration calibration, CountedUnits counted) {
 

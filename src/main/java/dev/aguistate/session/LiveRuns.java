@@ -1,5 +1,6 @@
 package dev.aguistate.session;
 
+import io.opentelemetry.context.Context;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
@@ -60,15 +61,17 @@ public class LiveRuns {
      * returned frames are what its starting connection gets, and subscribing to them starts the run.
      *
      * @param requested the request's own {@code onDisconnect}, if it named one
+     * @param traceParent the trace the run joins (the request's)
      * @throws RunRejected (before anything starts) when the client's state is not acceptable; the thread is released
      */
-    public Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect requested) {
+    public Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect requested,
+                               Context traceParent) {
         OnDisconnect onDisconnect = requested != null ? requested
                 : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
         LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
         Multi<AgUiEvent> events;
         try {
-            events = runner.run(agent, session.start(), live.stopSwitch());
+            events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
         } catch (RunRejected rejected) {
             sessions.release(session).subscribe().with(v -> { });
             throw rejected;

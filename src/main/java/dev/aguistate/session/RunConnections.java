@@ -72,26 +72,26 @@ public class RunConnections {
      *
      * @return a failed Uni with {@link SessionRefused} when the thread is another user's or another agent's
      */
-    public Uni<Multi<byte[]>> connect(String user, AgentDefinition agent, RunAgentInput input,
+    public Uni<Multi<byte[]>> connect(Caller caller, AgentDefinition agent, RunAgentInput input,
                                       Optional<Cursor> cursor) {
         String threadId = input.threadId();
         return store.load(threadId).chain(stored -> {
-            ThreadSessions.checkAccess(user, agent, threadId, stored);
+            ThreadSessions.checkAccess(caller, agent, threadId, stored);
             return store.claim(threadId).chain(claim -> {
                 if (claim.isPresent()) {
-                    return live(user, agent, stored, claim.get(), cursor);
+                    return live(caller, agent, stored, claim.get(), cursor);
                 }
                 RunRecord active = stored.map(t -> t.meta().activeRun()).orElse(null);
                 if (active != null) {
-                    return restated(user, agent, stored, active.runId(), lost());
+                    return restated(caller, agent, stored, active.runId(), lost());
                 }
                 RunRecord last = stored.map(t -> t.meta().lastRun()).orElse(null);
                 if (last != null && cursor.isPresent() && cursor.get().runId().equals(last.runId())) {
                     return replay(last, cursor.get().seq()).chain(frames -> frames.isPresent()
                             ? Uni.createFrom().item(frames.get())
-                            : restated(user, agent, stored, input.runId(), null));
+                            : restated(caller, agent, stored, input.runId(), null));
                 }
-                return restated(user, agent, stored, input.runId(), null);
+                return restated(caller, agent, stored, input.runId(), null);
             });
         });
     }
@@ -103,9 +103,9 @@ public class RunConnections {
      * @return whether a run was live (and so asked); a failed Uni with {@link SessionRefused} when the thread is
      *         another user's or another agent's
      */
-    public Uni<Boolean> stop(String user, AgentDefinition agent, String threadId, Optional<String> runId) {
+    public Uni<Boolean> stop(Caller caller, AgentDefinition agent, String threadId, Optional<String> runId) {
         return store.load(threadId).chain(stored -> {
-            ThreadSessions.checkAccess(user, agent, threadId, stored);
+            ThreadSessions.checkAccess(caller, agent, threadId, stored);
             return store.claim(threadId).map(claim -> claim.filter(
                             live -> runId.isEmpty() || runId.get().equals(live.runId())))
                     .chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
@@ -113,21 +113,21 @@ public class RunConnections {
         });
     }
 
-    private Uni<Multi<byte[]>> live(String user, AgentDefinition agent, Optional<StoredThread> stored, RunLock run,
+    private Uni<Multi<byte[]>> live(Caller caller, AgentDefinition agent, Optional<StoredThread> stored, RunLock run,
                                     Optional<Cursor> cursor) {
         if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
             long after = cursor.get().seq();
             return log.read(run.token(), after, 1).chain(next -> next.isEmpty() || next.get(0).seq() == after + 1
                     ? Uni.createFrom().item(tail(run, after))
-                    : joined(user, agent, stored, run)); // the log no longer holds what follows the cursor
+                    : joined(caller, agent, stored, run)); // the log no longer holds what follows the cursor
         }
-        return joined(user, agent, stored, run);
+        return joined(caller, agent, stored, run);
     }
 
     /** The join prelude of a live run, then its events from where the prelude left off. */
-    private Uni<Multi<byte[]>> joined(String user, AgentDefinition agent, Optional<StoredThread> stored,
+    private Uni<Multi<byte[]>> joined(Caller caller, AgentDefinition agent, Optional<StoredThread> stored,
                                       RunLock run) {
-        return Uni.combine().all().unis(log.read(run.token(), -1, WHOLE_LOG), view(user, stored))
+        return Uni.combine().all().unis(log.read(run.token(), -1, WHOLE_LOG), view(caller, stored))
                 .asTuple().map(loaded -> {
                     RunProjection projection = RunProjection.of(
                             stored.map(StoredThread::messages).orElse(List.of()), loaded.getItem2(),
@@ -198,9 +198,9 @@ public class RunConnections {
      * The thread as kept, in a run of its own: {@code RUN_STARTED}, the messages, the state, then
      * {@code RUN_FINISHED}, or {@code end} when it is given.
      */
-    private Uni<Multi<byte[]>> restated(String user, AgentDefinition agent, Optional<StoredThread> stored,
+    private Uni<Multi<byte[]>> restated(Caller caller, AgentDefinition agent, Optional<StoredThread> stored,
                                         String runId, AgUiEvent end) {
-        return view(user, stored).map(state -> {
+        return view(caller, stored).map(state -> {
             String threadId = stored.map(StoredThread::threadId).orElse(null);
             List<AgUiEvent> events = new ArrayList<>();
             events.add(new AgUiEvent.RunStarted(threadId, runId, null, null));
@@ -214,9 +214,9 @@ public class RunConnections {
     }
 
     /** The state a client of the thread sees: the thread's own, with the user's and everyone's shared scopes. */
-    private Uni<JsonNode> view(String user, Optional<StoredThread> stored) {
-        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
-                        store.loadScope(ScopedState.APP_SCOPE))
+    private Uni<JsonNode> view(Caller caller, Optional<StoredThread> stored) {
+        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(caller.owner())),
+                        store.loadScope(caller.appScope()))
                 .with((userScope, appScope) -> new StateLayers(
                         stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode), userScope.state(), appScope.state()).merged());
     }

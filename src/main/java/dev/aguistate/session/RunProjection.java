@@ -81,7 +81,8 @@ final class RunProjection {
     List<AgUiEvent> prelude(String threadId, String runId, boolean withState) {
         List<AgUiEvent> out = new ArrayList<>();
         out.add(started != null ? new AgUiEvent.RunStarted(started.threadId(), started.runId(),
-                started.parentRunId(), null) : new AgUiEvent.RunStarted(threadId, runId, null, null));
+                AgUiEvent.PROTOCOL_VERSION, started.parentRunId(), null, started.metadata())
+                : new AgUiEvent.RunStarted(threadId, runId, null, null));
         out.add(new AgUiEvent.MessagesSnapshot(List.copyOf(messages.values())));
         reasoningPhases.forEach(id -> out.add(new AgUiEvent.ReasoningStart(id)));
         openReasoning.forEach((id, text) -> {

@@ -2,12 +2,14 @@ package dev.aguistate.session;
 
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.threads.ThreadSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Who may see a thread: only its owner. To anyone else it does not exist — the same answer as for a missing
+ * Who may see a thread: only its owner (the same user of the same tenant). To anyone else it does not exist — the same answer as for a missing
  * thread — so thread ids leak nothing.
  */
 @ApplicationScoped
@@ -19,20 +21,25 @@ public class ThreadAccess {
         this.store = store;
     }
 
-    /** The thread if it exists and {@code user} may see it. */
-    public Uni<Optional<StoredThread>> load(String threadId, String user) {
-        return store.load(threadId).onItem().transform(thread -> thread.filter(t -> visibleTo(t, user)));
+    /** The thread if it exists and {@code caller} may see it. */
+    public Uni<Optional<StoredThread>> load(String threadId, Caller caller) {
+        return store.load(threadId).onItem().transform(thread -> thread.filter(t -> visibleTo(t, caller)));
     }
 
-    /** Deletes the thread if {@code user} may see it; false when there was no such thread for them. */
-    public Uni<Boolean> delete(String threadId, String user) {
-        return load(threadId, user).onItem().transformToUni(thread -> thread.isEmpty()
+    /** The caller's threads, most recently updated first. */
+    public Uni<List<ThreadSummary>> list(Caller caller, int offset, int limit) {
+        return store.list(caller.owner(), offset, limit);
+    }
+
+    /** Deletes the thread if {@code caller} may see it; false when there was no such thread for them. */
+    public Uni<Boolean> delete(String threadId, Caller caller) {
+        return load(threadId, caller).onItem().transformToUni(thread -> thread.isEmpty()
                 ? Uni.createFrom().item(false)
                 : store.delete(threadId));
     }
 
     /** The one answer to "may this user see this thread". */
-    static boolean visibleTo(StoredThread thread, String user) {
-        return thread.owner().equals(user);
+    static boolean visibleTo(StoredThread thread, Caller caller) {
+        return thread.owner().equals(caller.owner());
     }
 }

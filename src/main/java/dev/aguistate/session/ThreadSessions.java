@@ -54,38 +54,38 @@ public class ThreadSessions {
     }
 
     /**
-     * Claims the thread for a run of {@code agent} by {@code user}.
+     * Claims the thread for a run of {@code agent} by {@code caller}.
      *
      * @return a failed Uni with {@link SessionRefused} when the thread is another user's or already running, or
      *         the store's failure when it cannot be reached
      */
-    public Uni<ThreadSession> open(String user, AgentDefinition agent, RunAgentInput input) {
+    public Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input) {
         return store.load(input.threadId()).onItem().transformToUni(stored -> {
-            checkAccess(user, agent, input.threadId(), stored);
+            checkAccess(caller, agent, input.threadId(), stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             return lock(input.threadId(), input.runId(), deadline, false).onItem().transformToUni(claim ->
                     // a run that held the thread meanwhile has changed it: start from what it left
                     (claim.waited() ? store.load(input.threadId()) : Uni.createFrom().item(stored))
-                            .onItem().transformToUni(current -> prepare(user, agent, input, current, claim.lock()))
+                            .onItem().transformToUni(current -> prepare(caller, agent, input, current, claim.lock()))
                             .onFailure().call(failure -> store.unlock(claim.lock())
                                     .onFailure().recoverWithNull()));
         });
     }
 
-    private Uni<ThreadSession> prepare(String user, AgentDefinition agent, RunAgentInput input,
+    private Uni<ThreadSession> prepare(Caller caller, AgentDefinition agent, RunAgentInput input,
                                        Optional<StoredThread> stored, RunLock lock) {
-        checkAccess(user, agent, input.threadId(), stored);
+        checkAccess(caller, agent, input.threadId(), stored);
         Reconciliation.Result reconciled = reconcile(input, stored);
-        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(user)),
-                        store.loadScope(ScopedState.APP_SCOPE))
+        return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(caller.owner())),
+                        store.loadScope(caller.appScope()))
                 .with((userScope, appScope) -> new ThreadSession(
-                        start(user, agent, input, stored, reconciled, userScope, appScope, lock), lock,
+                        start(caller, agent, input, stored, reconciled, userScope, appScope, lock), lock,
                         keepClaimed(lock)));
     }
 
     /** @throws SessionRefused when the thread is another user's, or another agent's */
-    static void checkAccess(String user, AgentDefinition agent, String threadId, Optional<StoredThread> stored) {
-        if (stored.isPresent() && !ThreadAccess.visibleTo(stored.get(), user)) {
+    static void checkAccess(Caller caller, AgentDefinition agent, String threadId, Optional<StoredThread> stored) {
+        if (stored.isPresent() && !ThreadAccess.visibleTo(stored.get(), caller)) {
             throw SessionRefused.notFound(threadId);
         }
         if (stored.isPresent() && !stored.get().agent().equals(agent.name())) {
@@ -166,12 +166,12 @@ public class ThreadSessions {
         return reconciled;
     }
 
-    private RunStart start(String user, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
+    private RunStart start(Caller caller, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
                            Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope,
                            RunLock lock) {
         ThreadMeta meta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
         ConversationSummary summary = stored.map(StoredThread::conversationSummary).orElse(null);
-        ThreadJournal journal = new ThreadJournal(store, input.threadId(), user, agent.name(),
+        ThreadJournal journal = new ThreadJournal(store, input.threadId(), caller.owner(), agent.name(),
                 stored.map(StoredThread::version).orElse(0L),
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
                 userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()),

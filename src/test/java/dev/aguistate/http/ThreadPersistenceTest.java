@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.session.Caller;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -110,7 +111,7 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
                 new Message.Assistant("old-a", "Which dates?", null),
                 new Message.User("recent-u", "Next week"), new Message.Assistant("recent-a", "Booked.", null));
         String threadId = "thread-" + UUID.randomUUID();
-        store.commit(new ThreadCommit(new StoredThread(threadId, UserResolver.ANONYMOUS, "notebook",
+        store.commit(new ThreadCommit(new StoredThread(threadId, Caller.ANONYMOUS.owner(), "notebook",
                 RunRequests.parse("{}"), history, new ThreadMeta(Map.of("old-u", longAgo, "old-a", longAgo,
                 "recent-u", Instant.now(), "recent-a", Instant.now()), List.of(), List.of(), null, null), 0,
                 Instant.EPOCH, Instant.EPOCH), 0, List.of())).await().atMost(Duration.ofSeconds(5));

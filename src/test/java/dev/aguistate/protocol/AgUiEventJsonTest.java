@@ -246,7 +246,7 @@ class AgUiEventJsonTest {
 
     static Stream<Case> eventsWithNullOptionals() {
         return Stream.of(
-                new Case(new AgUiEvent.RunStarted("t", "r", null, null, null), """
+                new Case(new AgUiEvent.RunStarted("t", "r", null, null, null, null), """
                         {"type":"RUN_STARTED","threadId":"t","runId":"r"}"""),
                 new Case(new AgUiEvent.RunFinished("t", "r", null, null, null), """
                         {"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""),

@@ -1,5 +1,7 @@
 package dev.aguistate.run;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Context;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -36,10 +38,10 @@ class AgentRunnerTest {
     private final StubStreamingModel model = new StubStreamingModel();
     private final RunFixtures.RecordingJournal journal = new RunFixtures.RecordingJournal();
     private final AgentRunner runner = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
-            new RunMetrics(new SimpleMeterRegistry()));
+            new RunMetrics(new SimpleMeterRegistry()), new RunTracing(OpenTelemetry.noop().getTracer("test"), false));
 
     private List<AgUiEvent> run(AgentDefinition agent, RunStart start) {
-        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
         EventStreamVerifier.verify(RunFixtures.json(events), start.input().threadId(), start.input().runId());
         return events;
     }
@@ -184,7 +186,7 @@ class AgentRunnerTest {
         RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal);
         List<AgUiEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-        io.smallrye.mutiny.Uni<Void> done = runner.run(AgentDefinition.builder("chat").build(), start, stop)
+        io.smallrye.mutiny.Uni<Void> done = runner.run(AgentDefinition.builder("chat").build(), start, stop, Context.root())
                 .onItem().invoke(event -> {
                     events.add(event);
                     if (event instanceof AgUiEvent.TextMessageContent) {
@@ -207,7 +209,7 @@ class AgentRunnerTest {
         StopSwitch stop = new StopSwitch();
         RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Think long", "null"), journal);
 
-        List<AgUiEvent> events = runner.run(AgentDefinition.builder("chat").build(), start, stop)
+        List<AgUiEvent> events = runner.run(AgentDefinition.builder("chat").build(), start, stop, Context.root())
                 .onItem().invoke(event -> {
                     if (event instanceof AgUiEvent.RunStarted) {
                         stop.stop(StopSwitch.Reason.TIME_LIMIT);
@@ -234,7 +236,7 @@ class AgentRunnerTest {
     @Test
     void clientStateThatBreaksTheSchemaIsRejectedBeforeAnyEvent() {
         RunRejected rejected = assertThrows(RunRejected.class, () -> runner.run(RunFixtures.writer().build(),
-                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal), new StopSwitch()));
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal), new StopSwitch(), Context.root()));
 
         assertEquals("invalid_state", rejected.code());
         assertTrue(model.requests.isEmpty());
@@ -282,7 +284,7 @@ class AgentRunnerTest {
         for (AgentDefinition agent : List.of(AgentDefinition.builder("chat").build(),
                 AgentDefinition.builder("plain").stateless().build())) {
             assertThrows(RunRejected.class, () -> runner.run(agent,
-                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal), new StopSwitch()));
+                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal), new StopSwitch(), Context.root()));
         }
     }
 

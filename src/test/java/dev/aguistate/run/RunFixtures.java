@@ -80,7 +80,7 @@ final class RunFixtures {
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {
-        return new RunSettings("test", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000),
+        return new RunSettings("test", "test-model", new StatePrompt(StatePrompt.DEFAULT_TEMPLATE, 16_000),
                 new DeltaPacing(deltaInterval, 2048, deltaInterval.multipliedBy(4), 4),
                 new ContextWindow(0, null), Duration.ofDays(1), maxRounds, 0, TokenEstimator.forModel("test"),
                 new TokenCalibration(), new CountedUnits(1000));

@@ -78,6 +78,19 @@ public final class SseClient {
         return new Stream(response, events, comments);
     }
 
+    /** A run request sent as JSON with these extra headers (name, value pairs), its stream read to the end. */
+    public Stream run(String path, String body, String... headers) {
+        List<String> all = new ArrayList<>(List.of("Content-Type", "application/json", "Accept", "text/event-stream"));
+        all.addAll(List.of(headers));
+        HttpResponse<String> response = post(path, body, all.toArray(String[]::new));
+        List<JsonNode> events = new ArrayList<>();
+        List<String> comments = new ArrayList<>();
+        if (response.statusCode() == 200) {
+            parse(response.body(), events, comments);
+        }
+        return new Stream(response, events, comments);
+    }
+
     public HttpResponse<String> post(String path, String body, String... headers) {
         return post(path, body.getBytes(StandardCharsets.UTF_8), headers);
     }

@@ -1,0 +1,39 @@
+package dev.aguistate.session;
+
+import dev.aguistate.threads.ScopedState;
+import java.util.Objects;
+
+/**
+ * Who a request comes from, as the server established it from the {@code Authorization} header and nothing else:
+ * a user, and the tenant their token names when a tenant claim is configured. Threads, the {@code user:} scope
+ * and the {@code app:} scope are keyed by it, so tenants never see each other's threads or shared state.
+ *
+ * @param tenant null when the server partitions nothing by tenant
+ */
+public record Caller(String user, String tenant) {
+
+    /** Everyone, when no API key and no token verification is configured. */
+    public static final Caller ANONYMOUS = new Caller("anonymous", null);
+
+    public Caller {
+        Objects.requireNonNull(user, "user");
+    }
+
+    /**
+     * The key a thread's owner and the {@code user:} scope are stored under: the user id as it is without a tenant
+     * (what the server stored before tenants existed), else {@code <tenant>/<user>} with {@code %} and {@code /}
+     * escaped in the tenant, so that two different (tenant, user) pairs never share a key.
+     */
+    public String owner() {
+        return tenant == null ? user : escapedTenant() + "/" + user;
+    }
+
+    /** The scope that holds the {@code app:} keys: one for everyone, or one per tenant. */
+    public String appScope() {
+        return tenant == null ? ScopedState.APP_SCOPE : ScopedState.APP_SCOPE + "/" + escapedTenant();
+    }
+
+    private String escapedTenant() {
+        return tenant.replace("%", "%25").replace("/", "%2F");
+    }
+}
