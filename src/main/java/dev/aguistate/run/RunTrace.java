@@ -86,11 +86,12 @@ final class RunTrace {
 
     /**
      * What RUN_STARTED carries in its {@code metadata}: {@code {"trace":{"traceId","spanId"}}} naming the run's span,
-     * so a page can attach feedback to the server's trace; null when nothing is traced.
+     * so a page can attach feedback to the server's trace; null when the span is not recorded (tracing off, or this
+     * trace not sampled).
      */
     JsonNode startedMetadata() {
         SpanContext context = span.getSpanContext();
-        if (!context.isValid()) {
+        if (!span.isRecording() || !context.isSampled()) {
             return null;
         }
         ObjectNode metadata = JsonNodeFactory.instance.objectNode();

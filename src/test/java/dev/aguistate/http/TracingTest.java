@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,7 @@ class TracingTest extends StubbedLlmTestBase {
         public Map<String, String> getConfigOverrides() {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
             overrides.put("quarkus.otel.sdk.disabled", "false");
+            overrides.put("quarkus.otel.traces.sampler", "parentbased_always_on");
             overrides.put("quarkus.otel.bsp.schedule.delay", "50ms");
             return overrides;
         }
@@ -62,11 +64,16 @@ class TracingTest extends StubbedLlmTestBase {
 
     /** The finished spans of a trace, once {@code name} is among them (export is batched). */
     private List<SpanData> awaitTrace(String traceId, String name) {
+        return awaitTrace(traceId, name, trace -> true);
+    }
+
+    /** The finished spans of a trace, once {@code name} is among them and {@code complete} holds. */
+    private List<SpanData> awaitTrace(String traceId, String name, Predicate<List<SpanData>> complete) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
             List<SpanData> trace = spans.getFinishedSpanItems().stream()
                     .filter(s -> s.getTraceId().equals(traceId)).toList();
-            if (trace.stream().anyMatch(s -> s.getName().equals(name))) {
+            if (trace.stream().anyMatch(s -> s.getName().equals(name)) && complete.test(trace)) {
                 return trace;
             }
             Thread.onSpinWait();
@@ -109,7 +116,9 @@ class TracingTest extends StubbedLlmTestBase {
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         JsonNode started = stream.ofType("RUN_STARTED").get(0);
         assertEquals(traceId, started.path("metadata").path("trace").path("traceId").asText(), started.toString());
-        List<SpanData> trace = awaitTrace(traceId, "invoke_agent stateless");
+        // the HTTP server's span, between the caller's and the run's, ends (and is exported) after the stream
+        List<SpanData> trace = awaitTrace(traceId, "invoke_agent stateless",
+                finished -> descendsFrom(only(finished, "invoke_agent stateless"), callerSpan, finished));
         SpanData run = only(trace, "invoke_agent stateless");
         assertEquals(started.path("metadata").path("trace").path("spanId").asText(), run.getSpanId());
         assertEquals("invoke_agent", attribute(run, "gen_ai.operation.name"));

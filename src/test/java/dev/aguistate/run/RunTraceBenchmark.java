@@ -16,6 +16,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -35,16 +36,17 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * What a run's tracing costs the server ({@link RunTrace}): the spans of a run with two LLM calls and one tool
- * (invoke_agent, 2 × chat with usage and finish reason, execute_tool, RUN_STARTED's metadata), with tracing off (the
- * no-op tracer a disabled SDK gives) and on (the SDK with a batch processor, as Quarkus sets it up, and an exporter
- * that drops the batches: the network is not the server's cost). Command and results: docs/benchmarks.md.
+ * (invoke_agent, 2 × chat with usage and finish reason, execute_tool, RUN_STARTED's metadata): with the API's no-op
+ * tracer ({@code noop}), with the SDK sampling nothing ({@code off}: spans numbered but not recorded, as with
+ * Quarkus's disabled SDK) and with it sampling every run ({@code on}), a batch processor as Quarkus sets it up and an
+ * exporter that drops the batches (the network is not the server's cost). Command and results: docs/benchmarks.md.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class RunTraceBenchmark {
 
-    @Param({"off", "on"})
+    @Param({"noop", "off", "on"})
     public String tracing;
 
     private SdkTracerProvider sdk;
@@ -63,12 +65,13 @@ public class RunTraceBenchmark {
     @Setup
     public void setUp() {
         Tracer chosen;
-        if (tracing.equals("on")) {
-            sdk = SdkTracerProvider.builder().addSpanProcessor(BatchSpanProcessor.builder(new Dropping()).build())
-                    .build();
-            chosen = sdk.get("bench");
-        } else {
+        if (tracing.equals("noop")) {
             chosen = OpenTelemetry.noop().getTracer("bench");
+        } else {
+            // off: the SDK sampling nothing, which is what a disabled SDK amounts to here
+            sdk = SdkTracerProvider.builder().setSampler(tracing.equals("on") ? Sampler.alwaysOn() : Sampler.alwaysOff())
+                    .addSpanProcessor(BatchSpanProcessor.builder(new Dropping()).build()).build();
+            chosen = sdk.get("bench");
         }
         tracer = new RunTracing(chosen, false);
     }
