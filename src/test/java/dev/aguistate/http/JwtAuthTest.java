@@ -96,6 +96,14 @@ class JwtAuthTest extends StubbedLlmTestBase {
         answers.put("thread list", send("GET", "/threads", null, all));
         answers.put("thread", send("GET", "/threads/" + threadId, null, all));
         answers.put("messages", send("GET", "/threads/" + threadId + "/messages", null, all));
+        // CopilotKit's runtime endpoints take identity from the same place
+        answers.put("copilotkit info", send("GET", "/copilotkit/info", null, all));
+        answers.put("copilotkit single route", send("POST", "/copilotkit", "{\"method\":\"info\"}", all));
+        answers.put("copilotkit run", send("POST", "/copilotkit/agent/chat/run", body, all));
+        answers.put("copilotkit connect", send("POST", "/copilotkit/agent/chat/connect", body, all));
+        answers.put("copilotkit stop", send("POST", "/copilotkit/agent/chat/stop/" + threadId, "{}", all));
+        answers.put("copilotkit threads", send("GET", "/copilotkit/threads", null, all));
+        answers.put("copilotkit messages", send("GET", "/copilotkit/threads/" + threadId + "/messages", null, all));
         answers.put("delete", send("DELETE", "/threads/" + threadId, null, all));
         answers.put("agents", send("GET", "/agui/agents", null, all));
         answers.put("capabilities", send("GET", "/agui/chat/capabilities", null, all));
