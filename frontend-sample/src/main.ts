@@ -125,6 +125,7 @@ function render(session: Session): void {
         { class: `model ${demo ? "demo" : ""}` },
         demo ? "Scripted demo model (no LLM configured)" : `Model: ${agents.model.model ?? agents.model.kind}`,
       ),
+      h("a", { href: "copilotkit.html" }, "CopilotKit client"),
     ),
     info && h("p", { class: "agent-description" }, info.description),
     h(

@@ -202,6 +202,32 @@ test("a reload shows the same thread: conversation and state come back from the 
     assert.equal(await page.getByLabel("Recipe title").inputValue(), "");
   }));
 
+test("a page given ?token= sends it on every request to the server and keeps it out of the address", TIMEOUT, () =>
+  withPage("token", async (page) => {
+    const token = `header.${randomUUID()}.signature`;
+    const sent = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith("/agui") || path.startsWith("/threads")) {
+        sent.push(request.allHeaders().then((headers) => ({ path, authorization: headers.authorization })));
+      }
+    });
+    await page.goto(`${SERVER_URL}/?agent=recipe&token=${token}`);
+    await page.locator("section.chat[data-runs='0']").waitFor();
+    assert.equal(new URL(page.url()).searchParams.get("token"), null, "the token left the address bar");
+    await send(page, "Make me a pasta recipe");
+    await page.reload(); // the tab keeps the token: the reloaded page joins the thread with it
+    await page.locator("section.chat[data-runs='1']").waitFor();
+
+    const requests = await Promise.all(sent);
+    const paths = new Set(requests.map((r) => r.path));
+    for (const expected of ["/agui/agents", "/agui/recipe", "/agui/recipe/connect"]) {
+      assert.ok(paths.has(expected), `the page called ${expected}; it called ${[...paths].join(", ")}`);
+    }
+    assert.deepEqual(requests.filter((r) => r.authorization !== `Bearer ${token}`), [],
+      "every request to the server carries the token");
+  }));
+
 /** The thread the page shows, from its URL. */
 const threadOf = (page) => new URL(page.url()).searchParams.get("thread");
 
