@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import dev.aguistate.session.FellBehind;
+import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.SseFrames;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -8,14 +9,17 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Writes a connection's SSE frames to its HTTP response, each flushed as it is produced.
+ * Writes a connection's SSE frames to its HTTP response, each flushed as it is produced and shaped for the AG-UI
+ * version the client speaks ({@link ClientProtocol#adapt}).
  *
  * <p>Everything touching the response runs on the request's Vert.x context. Demand follows the socket: the
  * next frame is requested once the write queue has room. A keep-alive comment goes out after
- * {@code keepAlive} of silence. When the client goes away the subscription is cancelled (what that does to the
+ * {@code keepAlive} of silence, watched by one timer per connection that moves on when frames were written (not
+ * one timer set and cancelled per frame: under load that was a measurable share of a frame's cost). When the client goes away the subscription is cancelled (what that does to the
  * run is the run's choice). A client that fell too far behind its run is disconnected.
  */
 final class EventStreamWriter implements Flow.Subscriber<byte[]> {
@@ -26,15 +30,19 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
     private final Context context;
     private final HttpServerResponse response;
     private final long keepAliveMs;
+    private final ClientProtocol protocol;
     private Flow.Subscription subscription;
     private long keepAliveTimer = -1;
+    private long lastWriteNanos;
     private boolean done;
 
-    EventStreamWriter(Vertx vertx, Context context, HttpServerResponse response, Duration keepAlive) {
+    EventStreamWriter(Vertx vertx, Context context, HttpServerResponse response, Duration keepAlive,
+                      ClientProtocol protocol) {
         this.vertx = vertx;
         this.context = context;
         this.response = response;
         this.keepAliveMs = keepAlive.toMillis();
+        this.protocol = protocol;
     }
 
     /** Sends the stream's headers; the body follows as events arrive. */
@@ -56,7 +64,7 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
                 subscription.cancel();
                 return;
             }
-            armKeepAlive();
+            resetSilence();
             subscription.request(1);
         });
     }
@@ -67,8 +75,8 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
             if (done) {
                 return;
             }
-            response.write(Buffer.buffer(frame));
-            armKeepAlive();
+            response.write(Buffer.buffer(protocol.adapt(frame)));
+            resetSilence();
             if (response.writeQueueFull()) {
                 response.drainHandler(d -> subscription.request(1));
             } else {
@@ -116,15 +124,26 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
         }
     }
 
-    private void armKeepAlive() {
-        if (keepAliveMs <= 0) {
-            return;
+    /** The silence starts now (the stream opened, or something was written); a keep-alive timer watches it. */
+    private void resetSilence() {
+        lastWriteNanos = System.nanoTime();
+        if (keepAliveMs > 0 && keepAliveTimer < 0) {
+            watchSilence(keepAliveMs);
         }
-        vertx.cancelTimer(keepAliveTimer);
-        keepAliveTimer = vertx.setTimer(keepAliveMs, id -> {
-            if (!done) {
+    }
+
+    private void watchSilence(long delayMs) {
+        keepAliveTimer = vertx.setTimer(delayMs, id -> {
+            keepAliveTimer = -1;
+            if (done) {
+                return;
+            }
+            long silentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastWriteNanos);
+            if (silentMs >= keepAliveMs) {
                 response.write(Buffer.buffer(SseFrames.keepAlive()));
-                armKeepAlive();
+                resetSilence();
+            } else {
+                watchSilence(keepAliveMs - silentMs);
             }
         });
     }

@@ -242,10 +242,10 @@ public class RunRoute {
 
     /** Streams the frames to the client that sent {@code input}, shaped for the AG-UI version it speaks. */
     private void write(RoutingContext ctx, Context context, RunAgentInput input, Multi<byte[]> frames) {
-        EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive());
+        EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive(),
+                ClientProtocol.of(input.protocolVersion()));
         writer.open();
-        ClientProtocol protocol = ClientProtocol.of(input.protocolVersion());
-        (protocol == ClientProtocol.V1_0 ? frames : frames.map(protocol::adapt)).subscribe().withSubscriber(writer);
+        frames.subscribe().withSubscriber(writer);
     }
 
     /**

@@ -11,17 +11,20 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -96,11 +99,31 @@ final class ScriptedDemoModel implements StreamingModel {
                             ARGUMENT_FRAGMENT);
                 })
                 .orElseGet(() -> respond(messages, request.toolSpecifications(), state));
-        Multi<ModelEvent> items = Multi.createFrom().iterable(events);
         if (chunkDelay.isZero()) {
-            return items;
+            return Multi.createFrom().iterable(events);
         }
-        return items.onItem().call(e -> Uni.createFrom().voidItem().onItem().delayIt().by(chunkDelay));
+        return paced(events);
+    }
+
+    /**
+     * One event every {@code chunk-delay} at a fixed rate, as a model streaming at a steady speed: the k-th comes
+     * k delays after the start however long the run took over the earlier ones (a delay after each event would
+     * add the run's own time to the model's, and make a loaded server look slower than it is).
+     */
+    private Multi<ModelEvent> paced(List<ModelEvent> events) {
+        return Multi.createFrom().emitter(emitter -> {
+            Iterator<ModelEvent> next = events.iterator();
+            long delayNanos = chunkDelay.toNanos();
+            ScheduledFuture<?> ticks = Infrastructure.getDefaultWorkerPool().scheduleAtFixedRate(() -> {
+                if (next.hasNext()) {
+                    emitter.emit(next.next());
+                }
+                if (!next.hasNext()) {
+                    emitter.complete();
+                }
+            }, delayNanos, delayNanos, TimeUnit.NANOSECONDS);
+            emitter.onTermination(() -> ticks.cancel(false));
+        });
     }
 
     private List<ModelEvent> respond(List<ChatMessage> messages, List<ToolSpecification> tools,

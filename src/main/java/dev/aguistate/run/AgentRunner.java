@@ -109,7 +109,6 @@ public class AgentRunner {
                     return run.failed(error).toMulti();
                 });
         return stoppable(run, work, stop, outcome)
-                .onItem().invoke(metrics::event)
                 .onSubscription().invoke(() -> {
                     metrics.started();
                     LOG.infof("threadId=%s runId=%s: run started (agent %s, %d messages)", run.threadId(),
@@ -123,16 +122,17 @@ public class AgentRunner {
      * The run's events until it ends or is stopped. Stopping cancels what is in flight (the LLM call: its
      * connection is closed), keeps nothing of the round cut short, and ends the run: {@code RUN_FINISHED} with the
      * outcome {@code cancelled}, or {@code RUN_ERROR max_duration_exceeded} at the time limit. Items are passed on
-     * under a lock, so that nothing of the work follows the stopped run's terminal event.
+     * under a lock, so that nothing of the work follows the stopped run's terminal event; each is counted as sent.
      */
-    private static Multi<AgUiEvent> stoppable(Run run, Multi<AgUiEvent> work, StopSwitch stop,
-                                              AtomicReference<String> outcome) {
+    private Multi<AgUiEvent> stoppable(Run run, Multi<AgUiEvent> work, StopSwitch stop,
+                                       AtomicReference<String> outcome) {
         return Multi.createFrom().emitter(emitter -> {
             Ending ending = new Ending();
-            Cancellable working = work.subscribe().with(event -> {
+            Cancellable working = DirectSubscriber.subscribe(work, event -> {
                 synchronized (ending) {
                     if (!ending.stopped) {
                         ending.workEnded |= event.endsRun();
+                        metrics.event(event);
                         emitter.emit(event);
                     }
                 }
@@ -156,7 +156,10 @@ public class AgentRunner {
                 (reason == StopSwitch.Reason.REQUESTED ? run.cancelled()
                         : run.failed(RunFailure.maxDuration()).map(List::of))
                         .subscribe().with(last -> {
-                            last.forEach(emitter::emit);
+                            last.forEach(event -> {
+                                metrics.event(event);
+                                emitter.emit(event);
+                            });
                             emitter.complete();
                         }, emitter::fail);
             });
@@ -220,7 +223,7 @@ public class AgentRunner {
         long sent = System.nanoTime();
         AtomicBoolean answered = new AtomicBoolean();
         return model.stream(run.chatRequest())
-                .onItem().invoke(e -> {
+                .onItem().transformToIterable(e -> { // one callback per model event: each costs a context restore
                     if (answered.compareAndSet(false, true)) {
                         metrics.firstToken(Duration.ofNanos(System.nanoTime() - sent));
                     }
@@ -228,8 +231,8 @@ public class AgentRunner {
                         run.completed(completed);
                         metrics.tokenUsage(settings.provider(), settings.model(), completed.usage());
                     }
+                    return run.translate(e);
                 })
-                .onItem().transformToIterable(run::translate)
                 .onTermination().invoke(run::chatEnded)
                 .onCompletion().switchTo(() -> afterRound(run));
     }

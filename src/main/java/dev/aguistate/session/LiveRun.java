@@ -5,12 +5,18 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.run.DirectSubscriber;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.threads.LoggedEvent;
 import dev.aguistate.threads.RunEventLog;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.AbstractMultiOperator;
+import io.smallrye.mutiny.operators.multi.MultiOperatorProcessor;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.smallrye.mutiny.subscription.MultiSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,17 +103,36 @@ final class LiveRun {
      */
     Multi<byte[]> attachStarter(FollowWindow window, Runnable onAttached) {
         this.window = window;
-        return Multi.createFrom().<byte[]>emitter(emitter -> {
-                    synchronized (this) {
-                        starter = emitter;
-                    }
-                    emitter.onTermination(() -> starterGone(emitter));
-                    onAttached.run();
-                }, BackPressureStrategy.BUFFER)
-                .onItem().invoke(frame -> {
+        return new CountedTaking(Multi.createFrom().<byte[]>emitter(emitter -> {
+            synchronized (this) {
+                starter = emitter;
+            }
+            emitter.onTermination(() -> starterGone(emitter));
+            onAttached.run();
+        }, BackPressureStrategy.BUFFER));
+    }
+
+    /**
+     * Counts the frames, and their bytes, the starting connection takes from its buffer. An operator rather than
+     * {@code onItem().invoke}, whose callback Mutiny would wrap in a context restore paid by every frame.
+     */
+    private final class CountedTaking extends AbstractMultiOperator<byte[], byte[]> {
+
+        CountedTaking(Multi<byte[]> buffered) {
+            super(buffered);
+        }
+
+        @Override
+        public void subscribe(MultiSubscriber<? super byte[]> downstream) {
+            upstream.subscribe().withSubscriber(new MultiOperatorProcessor<byte[], byte[]>(downstream) {
+                @Override
+                public void onItem(byte[] frame) {
                     starterTook.incrementAndGet();
                     starterTookBytes.addAndGet(frame.length);
-                });
+                    super.onItem(frame);
+                }
+            });
+        }
     }
 
     /** The starting connection closed, finished or fell behind; only a client that left may stop the run. */
@@ -126,7 +151,7 @@ final class LiveRun {
 
     /** Follows the run's events; call once, after the starter attached. */
     void start(Multi<AgUiEvent> events) {
-        events.subscribe().with(this::publish, failure -> {
+        DirectSubscriber.subscribe(events, this::publish, failure -> {
             // the run loop turns failures into RUN_ERROR events, so this is a bug: end what is attached
             LOG.errorf(failure, "threadId=%s runId=%s: the run's event stream failed", threadId(), runId());
             terminated();
@@ -191,8 +216,34 @@ final class LiveRun {
             unsaved.clear();
             saving = true;
         }
-        log.append(key(), batch).subscribe().with(done -> saved(true), failure -> {
-            synchronized (this) {
+        log.append(key(), batch).subscribe().withSubscriber(new Appending(batch));
+    }
+
+    /**
+     * One append of a batch to the log. A subscriber rather than {@code subscribe().with} callbacks, which Mutiny
+     * would wrap in context restores that nearly every event pays for (a batch is often one event).
+     */
+    private final class Appending implements UniSubscriber<Void> {
+
+        private final List<LoggedEvent> batch;
+
+        Appending(List<LoggedEvent> batch) {
+            this.batch = batch;
+        }
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+            // an append runs to its end: the run's log must hold what clients were sent
+        }
+
+        @Override
+        public void onItem(Void done) {
+            saved(true);
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            synchronized (LiveRun.this) {
                 if (++failedSaves < MAX_FAILED_SAVES) {
                     unsaved.addAll(0, batch); // tried again with the next events
                 }
@@ -201,7 +252,7 @@ final class LiveRun {
                     runId(), batch.size(), failedSaves < MAX_FAILED_SAVES ? "trying again" : "dropped; clients "
                             + "resuming this run get its end from the thread", failure.toString());
             saved(false);
-        });
+        }
     }
 
     private void saved(boolean succeeded) {
