@@ -10,17 +10,20 @@ import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
  * Writes a connection's SSE frames to its HTTP response, each flushed as it is produced and shaped for the AG-UI
  * version the client speaks ({@link ClientProtocol#adapt}).
  *
- * <p>Everything touching the response runs on the request's Vert.x context. Demand follows the socket: the
- * next frame is requested once the write queue has room. A keep-alive comment goes out after
- * {@code keepAlive} of silence, watched by one timer per connection that moves on when frames were written (not
- * one timer set and cancelled per frame: under load that was a measurable share of a frame's cost). When the client goes away the subscription is cancelled (what that does to the
- * run is the run's choice). A client that fell too far behind its run is disconnected.
+ * <p>Everything touching the response runs on the request's Vert.x context, in the order the signals came: a
+ * signal arriving on the context's own thread with nothing queued is handled at once, any other is queued to the
+ * context (a hop per frame was a measurable share of a frame's cost). Demand follows the socket: the next frame is
+ * requested once the write queue has room. A keep-alive comment goes out after {@code keepAlive} of silence,
+ * watched by one timer per connection that moves on when frames were written (not a timer set and cancelled per
+ * frame). When the client goes away the subscription is cancelled (what that does to the run is the run's choice).
+ * A client that fell too far behind its run is disconnected.
  */
 final class EventStreamWriter implements Flow.Subscriber<byte[]> {
 
@@ -31,6 +34,9 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
     private final HttpServerResponse response;
     private final long keepAliveMs;
     private final ClientProtocol protocol;
+    /** Signals queued to the context and not yet handled: while there are any, later ones queue behind them. */
+    private final AtomicInteger queued = new AtomicInteger();
+    private Thread contextThread;
     private Flow.Subscription subscription;
     private long keepAliveTimer = -1;
     private long lastWriteNanos;
@@ -45,8 +51,9 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
         this.protocol = protocol;
     }
 
-    /** Sends the stream's headers; the body follows as events arrive. */
+    /** Sends the stream's headers; the body follows as events arrive. Called on the context. */
     void open() {
+        contextThread = Thread.currentThread();
         response.setStatusCode(200)
                 .setChunked(true)
                 .putHeader("Content-Type", SseFrames.CONTENT_TYPE)
@@ -58,7 +65,7 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
 
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
-        context.runOnContext(v -> {
+        onContext(() -> {
             this.subscription = subscription;
             if (done) {
                 subscription.cancel();
@@ -71,11 +78,13 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
 
     @Override
     public void onNext(byte[] frame) {
-        context.runOnContext(v -> {
+        onContext(() -> {
             if (done) {
                 return;
             }
-            response.write(Buffer.buffer(protocol.adapt(frame)));
+            // no completion handler: the Future-returning write makes a promise and a listener per frame, and the
+            // write queue's state (below) is all the pacing needs
+            response.write(Buffer.buffer(protocol.adapt(frame)), null);
             resetSilence();
             if (response.writeQueueFull()) {
                 response.drainHandler(d -> subscription.request(1));
@@ -92,7 +101,7 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
             LOG.error("event stream failed", error);
         }
         // Closed without a terminal event: the client sees the connection drop and may resume from its cursor.
-        context.runOnContext(v -> {
+        onContext(() -> {
             if (!done) {
                 done = true;
                 vertx.cancelTimer(keepAliveTimer);
@@ -103,7 +112,19 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
 
     @Override
     public void onComplete() {
-        context.runOnContext(v -> finish());
+        onContext(this::finish);
+    }
+
+    private void onContext(Runnable signal) {
+        if (Thread.currentThread() == contextThread && queued.get() == 0) {
+            signal.run();
+            return;
+        }
+        queued.incrementAndGet();
+        context.runOnContext(v -> {
+            queued.decrementAndGet();
+            signal.run();
+        });
     }
 
     private void finish() {
