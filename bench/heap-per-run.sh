@@ -16,39 +16,19 @@ jvm_opts=${BENCH_JVM_OPTS:--Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError}
 stub_port=${BENCH_PORT:-18160}
 ours_port=$((stub_port + 1))
 pace=500
-work=$(mktemp -d)
-pids=()
-clean_up() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap clean_up EXIT
-
-if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
-  ./mvnw -q package -DskipTests
-fi
-
-wait_for() { # ready-command
-  for _ in $(seq 1 120); do eval "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done
-  echo "not ready: $1" >&2
-  exit 1
-}
+# shellcheck source=bench/common.sh
+source bench/common.sh
 
 llm=(-Dagui.llm.demo.chunk-delay="${pace}ms")
 if [ "$path" = real ]; then
-  java -cp "target/test-classes:target/quarkus-app/lib/main/*" dev.aguistate.bench.BenchServers upstream \
-    "$stub_port" 40 "$pace" >"$work/stub.log" 2>&1 &
-  pids+=($!)
-  wait_for "grep -q ready $work/stub.log"
+  start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
+    dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
   llm=(-Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" -Dagui.llm.api-key=bench -Dagui.llm.model=bench)
 fi
 # shellcheck disable=SC2086
-env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" \
-  -jar target/quarkus-app/quarkus-run.jar >"$work/ours.log" 2>&1 &
-ours=$!
-pids+=("$ours")
-wait_for "curl -sf http://127.0.0.1:$ours_port/q/health/ready"
+start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
+  java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" -jar target/quarkus-app/quarkus-run.jar
+ours=$started
 
 used_kb() { # the used heap after a full GC
   jcmd "$ours" GC.run >/dev/null
