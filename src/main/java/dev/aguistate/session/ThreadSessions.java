@@ -63,12 +63,14 @@ public class ThreadSessions {
         return store.load(input.threadId()).onItem().transformToUni(stored -> {
             checkAccess(caller, agent, input.threadId(), stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
-            return lock(input.threadId(), input.runId(), deadline, false).onItem().transformToUni(claim ->
-                    // a run that held the thread meanwhile has changed it: start from what it left
-                    (claim.waited() ? store.load(input.threadId()) : Uni.createFrom().item(stored))
-                            .onItem().transformToUni(current -> prepare(caller, agent, input, current, claim.lock()))
-                            .onFailure().call(failure -> store.unlock(claim.lock())
-                                    .onFailure().recoverWithNull()));
+            // The first load only checks access, so that nobody claims a thread that is not theirs. The run starts
+            // from a load under the claim: a run that ended between the two loads (a client that stopped a run and
+            // at once sent the next message) has changed the thread, and a run started from the first would fail
+            // its first commit with thread_conflict.
+            return lock(input.threadId(), input.runId(), deadline).onItem().transformToUni(claim ->
+                    store.load(input.threadId())
+                            .onItem().transformToUni(current -> prepare(caller, agent, input, current, claim))
+                            .onFailure().call(failure -> store.unlock(claim).onFailure().recoverWithNull()));
         });
     }
 
@@ -103,20 +105,17 @@ public class ThreadSessions {
         });
     }
 
-    /** A claim, and whether another run held the thread when it was first tried. */
-    private record Claim(RunLock lock, boolean waited) {}
-
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
-    private Uni<Claim> lock(String threadId, String runId, long deadline, boolean waited) {
+    private Uni<RunLock> lock(String threadId, String runId, long deadline) {
         return store.tryLock(threadId, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
-                return Uni.createFrom().item(new Claim(lock.get(), waited));
+                return Uni.createFrom().item(lock.get());
             }
             if (System.nanoTime() >= deadline) {
                 return Uni.createFrom().failure(SessionRefused.busy(threadId));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
-                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline, true));
+                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline));
         });
     }
 

@@ -1,0 +1,212 @@
+package dev.aguistate.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.threads.ConversationSummary;
+import dev.aguistate.threads.InMemoryThreadStore;
+import dev.aguistate.threads.RunLock;
+import dev.aguistate.threads.ScopedState;
+import dev.aguistate.threads.StoreConfig;
+import dev.aguistate.threads.StoredThread;
+import dev.aguistate.threads.SummaryLock;
+import dev.aguistate.threads.ThreadCommit;
+import dev.aguistate.threads.ThreadMeta;
+import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.threads.ThreadSummary;
+import io.smallrye.mutiny.Uni;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The thread a run starts from is the thread as it is once the run holds its claim. Opening a session loads the
+ * thread (to check the caller may claim it), then claims it; a run that ends in between — a client stopped a run
+ * and at once sent its next message, and the stopped run's last commit and release land between the two — changes
+ * the thread. Seen in CI: the next run started from the first load and failed its first commit with thread_conflict.
+ * The real memory store, with that interleaving forced at the load.
+ */
+class ThreadClaimTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final String THREAD = "thread-claimed";
+    private static final AgentDefinition CHAT = AgentDefinition.builder("chat").description("chat")
+            .instructions("Chat.").build();
+
+    private final InMemoryThreadStore memory = new InMemoryThreadStore(Clock.systemUTC(), Duration.ofDays(1), 100,
+            1 << 24, 1 << 20);
+
+    @Test
+    void aRunStartsFromTheThreadAsTheRunThatEndedBeforeItsClaimLeftIt() {
+        StoredThread first = memory.commit(new ThreadCommit(thread(0, List.of(
+                new Message.User("u1", "Tell me a long story"))), 0, List.of())).await().atMost(WAIT);
+        // What the stopped run left: its question answered as far as it got, committed after the next request's
+        // first load and before its claim.
+        Runnable stoppedRunEnds = () -> memory.commit(new ThreadCommit(thread(first.version(), List.of(
+                new Message.User("u1", "Tell me a long story"),
+                new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
+                .await().atMost(WAIT);
+        ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds), config(),
+                null);
+
+        ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
+                + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
+                .getBytes(StandardCharsets.UTF_8))).await().atMost(WAIT);
+        try {
+            assertEquals(List.of("u1", "a1"), session.start().storedHistory().stream().map(Message::id).toList(),
+                    "the run starts from the thread the stopped run left, not from the load before the claim");
+        } finally {
+            sessions.release(session).await().atMost(WAIT);
+        }
+    }
+
+    private static StoredThread thread(long version, List<Message> messages) {
+        return new StoredThread(THREAD, Caller.ANONYMOUS.owner(), "chat", JsonNodeFactory.instance.objectNode(),
+                messages, ThreadMeta.EMPTY, version, Instant.EPOCH, Instant.EPOCH, null);
+    }
+
+    /** The store's settings a session reads: the claim's time to live and how long a claim is waited for. */
+    private static StoreConfig config() {
+        return new StoreConfig() {
+            @Override
+            public Kind kind() {
+                return Kind.MEMORY;
+            }
+
+            @Override
+            public Duration ttl() {
+                return Duration.ofDays(1);
+            }
+
+            @Override
+            public Duration lockTtl() {
+                return Duration.ofMinutes(5);
+            }
+
+            @Override
+            public Duration lockWait() {
+                return Duration.ofMillis(500);
+            }
+
+            @Override
+            public Duration timeout() {
+                return WAIT;
+            }
+
+            @Override
+            public long maxThreadBytes() {
+                return 1 << 20;
+            }
+
+            @Override
+            public Memory memory() {
+                throw new UnsupportedOperationException("not read by a session");
+            }
+
+            @Override
+            public RunLog runLog() {
+                throw new UnsupportedOperationException("not read by a session");
+            }
+
+            @Override
+            public Redis redis() {
+                throw new UnsupportedOperationException("not read by a session");
+            }
+
+            @Override
+            public Postgres postgres() {
+                throw new UnsupportedOperationException("not read by a session");
+            }
+        };
+    }
+
+    /** The real store; after the first load of a thread answers, another run ends (its commit lands). */
+    private static final class EndsARunAfterTheFirstLoad implements ThreadStore {
+
+        private final ThreadStore store;
+        private Runnable afterFirstLoad;
+
+        EndsARunAfterTheFirstLoad(ThreadStore store, Runnable afterFirstLoad) {
+            this.store = store;
+            this.afterFirstLoad = afterFirstLoad;
+        }
+
+        @Override
+        public Uni<Optional<StoredThread>> load(String threadId) {
+            return store.load(threadId).invoke(loaded -> {
+                Runnable ending = afterFirstLoad;
+                afterFirstLoad = null;
+                if (ending != null) {
+                    ending.run();
+                }
+            });
+        }
+
+        @Override
+        public Uni<ScopedState> loadScope(String scope) {
+            return store.loadScope(scope);
+        }
+
+        @Override
+        public Uni<StoredThread> commit(ThreadCommit commit) {
+            return store.commit(commit);
+        }
+
+        @Override
+        public Uni<Boolean> delete(String threadId) {
+            return store.delete(threadId);
+        }
+
+        @Override
+        public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
+            return store.list(owner, offset, limit);
+        }
+
+        @Override
+        public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl) {
+            return store.tryLock(threadId, runId, ttl);
+        }
+
+        @Override
+        public Uni<Optional<RunLock>> claim(String threadId) {
+            return store.claim(threadId);
+        }
+
+        @Override
+        public Uni<Boolean> renew(RunLock lock, Duration ttl) {
+            return store.renew(lock, ttl);
+        }
+
+        @Override
+        public Uni<Void> unlock(RunLock lock) {
+            return store.unlock(lock);
+        }
+
+        @Override
+        public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+            return store.saveSummary(threadId, previousThrough, summary);
+        }
+
+        @Override
+        public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl) {
+            return store.tryLockSummary(threadId, ttl);
+        }
+
+        @Override
+        public Uni<Void> unlockSummary(SummaryLock lock) {
+            return store.unlockSummary(lock);
+        }
+
+        @Override
+        public Uni<Void> ping() {
+            return store.ping();
+        }
+    }
+}
