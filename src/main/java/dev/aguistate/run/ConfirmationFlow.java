@@ -128,9 +128,13 @@ final class ConfirmationFlow {
         return start.interrupts().next(opened, answered);
     }
 
-    /** The outcome of a run that answered nothing: the thread's open interrupts, asked again. */
-    RunOutcome stillWaiting() {
-        return start.interrupts().open().isEmpty() || clientConfirms ? RunOutcome.SUCCESS
+    /**
+     * The outcome of a run that answered nothing: the thread's open interrupts, asked again; unless they take the
+     * client-tool form, or none are open: then success naming the tool calls still left for the client
+     * ({@code openCalls}: frontend calls, or the {@value Confirmations#CONFIRM_CHANGES} calls that ask).
+     */
+    RunOutcome stillWaiting(List<String> openCalls) {
+        return start.interrupts().open().isEmpty() || clientConfirms ? new RunOutcome.Success(openCalls)
                 : new RunOutcome.Interrupted(start.interrupts().open());
     }
 

@@ -351,9 +351,12 @@ final class Run {
                 RunEnd.SUCCESS);
     }
 
-    /** RUN_FINISHED of a run with nothing to answer: still waiting for what the thread waited for. */
+    /**
+     * RUN_FINISHED of a run with nothing to answer: still waiting for what the thread waited for, the interrupts
+     * it has open or the tool calls left for the client.
+     */
     AgUiEvent finishedUnanswered() {
-        return ending.finished(confirmations.stillWaiting());
+        return ending.finished(confirmations.stillWaiting(transcript.openToolCalls()));
     }
 
     /** RUN_FINISHED, with the interrupts the run opened, or the tool calls it left the client, as its outcome. */

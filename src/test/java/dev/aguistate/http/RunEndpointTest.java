@@ -194,6 +194,31 @@ class RunEndpointTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aReloadOfAThreadWaitingOnAFrontendCallStillNamesTheCallAsPending() {
+        stub.enqueue(StubResponse.stream().text("Sure.").toolCall("call_fe", "change_background",
+                "{\"background\":\"blue\"}").build());
+        RunRequests first = RunRequests.fresh().user("Make it blue")
+                .tool("change_background", "Change the page background", "{\"type\":\"object\",\"properties\":{}}");
+        SseClient.Stream run1 = client.run("/agui", first.json());
+        assertEquals(RunRequests.JSON.valueToTree(List.of("call_fe")), run1.last().at("/outcome/pendingToolCallIds"));
+
+        RunRequests reload = RunRequests.of(first.threadId(), "run-reload");
+        SseClient.Stream restated = client.run("/agui", reload.json());
+
+        EventStreamVerifier.verify(restated.events(), first.threadId(), "run-reload");
+        assertEquals(1, stub.requests().size(), "a reload does not call the LLM");
+        assertEquals("success", restated.last().at("/outcome/type").asText());
+        assertEquals(RunRequests.JSON.valueToTree(List.of("call_fe")), restated.last().at("/outcome/pendingToolCallIds"),
+                "the thread still waits for the page to answer the call");
+
+        reload = RunRequests.of(first.threadId(), "run-moved-on").user("Never mind");
+        stub.enqueue(StubResponse.stream().text("OK.").build());
+        SseClient.Stream movedOn = client.run("/agui", reload.json());
+        assertTrue(movedOn.last().at("/outcome/pendingToolCallIds").isMissingNode(),
+                "a call the user passed over is not waited for");
+    }
+
+    @Test
     void frontendToolWithoutParametersIsOfferedAsAnEmptyObjectSchema() {
         stub.enqueue(StubResponse.stream().text("ok").build());
         RunRequests request = RunRequests.fresh().user("hi").tool("refresh_page", "Reload the page", null);
