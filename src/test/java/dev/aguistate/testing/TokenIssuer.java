@@ -14,10 +14,12 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.jose4j.jwa.AlgorithmConstraints;
@@ -45,6 +47,7 @@ public final class TokenIssuer {
 
     private final HttpServer jwksServer;
     private final AtomicInteger jwksFetches = new AtomicInteger();
+    private volatile long lastJwksFetchNanos;
     private final AtomicInteger keysMade = new AtomicInteger();
     private volatile List<SigningKey> published;
     private volatile SigningKey signing;
@@ -60,6 +63,7 @@ public final class TokenIssuer {
         jwksServer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         jwksServer.createContext("/jwks", exchange -> {
             jwksFetches.incrementAndGet();
+            lastJwksFetchNanos = System.nanoTime();
             byte[] body = jwks(published).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
@@ -113,6 +117,18 @@ public final class TokenIssuer {
 
     public int jwksFetches() {
         return jwksFetches.get();
+    }
+
+    /**
+     * Returns once the key set was last read at least {@code age} ago: a rotation a server can see. jose4j does not
+     * read a key set again within 300 ms of reading it, and smallrye-jwt counts that skipped read as its one forced
+     * refresh per {@code smallrye.jwt.jwks.forced-refresh-interval} (README, "Users and tokens").
+     */
+    public void awaitKeySetOlderThan(Duration age) throws InterruptedException {
+        long left;
+        while ((left = age.toNanos() - (System.nanoTime() - lastJwksFetchNanos)) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
     }
 
     /** The claims of a valid token for {@code user} of {@code tenant} (null: no tenant claim). */
