@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A conversation message, discriminated on {@code "role"}: the seven roles of the protocol.
@@ -21,6 +23,27 @@ import java.util.List;
     @JsonSubTypes.Type(value = Message.Reasoning.class, name = "reasoning"),
 })
 public sealed interface Message {
+
+    /**
+     * The tool calls of the conversation's last assistant message that no tool message answers: what a thread waits
+     * for the client to answer (frontend tools, {@code confirm_changes}). Calls a later user message passed over are
+     * not waited for.
+     */
+    static List<String> openToolCalls(List<Message> conversation) {
+        Set<String> answered = new HashSet<>();
+        for (int i = conversation.size() - 1; i >= 0; i--) {
+            Message message = conversation.get(i);
+            if (message instanceof Tool tool) {
+                answered.add(tool.toolCallId());
+            } else if (message instanceof Assistant assistant) {
+                return assistant.toolCalls() == null ? List.of() : assistant.toolCalls().stream()
+                        .map(ToolCall::id).filter(id -> !answered.contains(id)).toList();
+            } else if (!(message instanceof Reasoning || message instanceof Activity)) {
+                return List.of();
+            }
+        }
+        return List.of();
+    }
 
     String id();
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StartingState;
@@ -356,7 +357,7 @@ final class Run {
      * it has open or the tool calls left for the client.
      */
     AgUiEvent finishedUnanswered() {
-        return ending.finished(confirmations.stillWaiting(transcript.openToolCalls()));
+        return ending.finished(confirmations.stillWaiting(Message.openToolCalls(transcript.messages())));
     }
 
     /** RUN_FINISHED, with the interrupts the run opened, or the tool calls it left the client, as its outcome. */

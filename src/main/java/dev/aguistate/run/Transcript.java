@@ -4,9 +4,7 @@ import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 /** The run's AG-UI conversation: the history it started from plus every message it adds, in the client's order. */
@@ -45,27 +43,6 @@ final class Transcript {
         String messageId = UUID.randomUUID().toString();
         messages.add(resultPosition(toolCallId), new Message.Tool(messageId, content, toolCallId));
         return new AgUiEvent.ToolCallResult(messageId, toolCallId, content);
-    }
-
-    /**
-     * The tool calls of the conversation's last assistant message that no tool message answers: what the thread
-     * waits for the client to answer (frontend tools, {@code confirm_changes}). Calls a later user message passed
-     * over are not waited for.
-     */
-    List<String> openToolCalls() {
-        Set<String> answered = new HashSet<>();
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            Message message = messages.get(i);
-            if (message instanceof Message.Tool tool) {
-                answered.add(tool.toolCallId());
-            } else if (message instanceof Message.Assistant assistant) {
-                return assistant.toolCalls() == null ? List.of() : assistant.toolCalls().stream()
-                        .map(ToolCall::id).filter(id -> !answered.contains(id)).toList();
-            } else if (!(message instanceof Message.Reasoning || message instanceof Message.Activity)) {
-                return List.of();
-            }
-        }
-        return List.of();
     }
 
     private int resultPosition(String toolCallId) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
@@ -208,9 +209,24 @@ public class RunConnections {
             if (agent.hasState()) {
                 events.add(new AgUiEvent.StateSnapshot(state));
             }
-            events.add(end != null ? end : new AgUiEvent.RunFinished(threadId, runId, null, RunOutcome.SUCCESS, null));
+            events.add(end != null ? end : new AgUiEvent.RunFinished(threadId, runId, null, waitingFor(stored), null));
             return Multi.createFrom().iterable(frames(events, null));
         });
+    }
+
+    /**
+     * What a restated thread waits for, as its run's outcome, the one its last run ended with: the interrupts it has
+     * open, unless a {@code confirm_changes} call asks them (the client-tool form, whose calls carry the interrupts'
+     * ids); then, or with none open, success naming the tool calls left for the client.
+     */
+    private static RunOutcome waitingFor(Optional<StoredThread> stored) {
+        if (stored.isEmpty()) {
+            return RunOutcome.SUCCESS;
+        }
+        List<String> pending = Message.openToolCalls(stored.get().messages());
+        List<Interrupt> open = stored.get().meta().openInterrupts();
+        return open.isEmpty() || open.stream().anyMatch(interrupt -> pending.contains(interrupt.id()))
+                ? new RunOutcome.Success(pending) : new RunOutcome.Interrupted(open);
     }
 
     /** The state a client of the thread sees: the thread's own, with the user's and everyone's shared scopes. */

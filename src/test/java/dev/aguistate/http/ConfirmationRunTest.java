@@ -265,6 +265,12 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
         assertEquals(asked.interrupt(), stream.last().at("/outcome/interrupts/0"), "the same interrupt, asked again");
         assertEquals(llmCalls, stub.requests().size());
         assertEquals(RunRequests.parse(BEFORE), storedState(asked.request().threadId()));
+
+        SseClient.Stream connected = client.run(AGENT + "/connect",
+                RunRequests.of(asked.request().threadId(), "connect-1").json());
+        assertEquals("interrupt", connected.last().at("/outcome/type").asText(), connected.raw());
+        assertEquals(asked.interrupt(), connected.last().at("/outcome/interrupts/0"),
+                "a connect restating the thread says what it waits for, as the run that asked did");
     }
 
     @Test
@@ -294,6 +300,10 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
         assertEquals(RunRequests.JSON.valueToTree(List.of(confirmId)),
                 asked.stream().last().at("/outcome/pendingToolCallIds"),
                 "the confirm_changes call is left for the client to answer");
+        SseClient.Stream connected = client.run(AGENT + "/connect",
+                RunRequests.of(asked.request().threadId(), "connect-1").json());
+        assertEquals(asked.stream().last().get("outcome"), connected.last().get("outcome"),
+                "a connect restating the thread names the same call");
 
         stub.enqueue(StubResponse.stream().text("Saved.").build());
         RunRequests next = asked.next("run-accept");

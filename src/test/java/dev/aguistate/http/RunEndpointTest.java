@@ -210,6 +210,9 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("success", restated.last().at("/outcome/type").asText());
         assertEquals(RunRequests.JSON.valueToTree(List.of("call_fe")), restated.last().at("/outcome/pendingToolCallIds"),
                 "the thread still waits for the page to answer the call");
+        SseClient.Stream connected = client.run("/agui/chat/connect", RunRequests.of(first.threadId(), "c-1").json());
+        assertEquals(RunRequests.JSON.valueToTree(List.of("call_fe")), connected.last().at("/outcome/pendingToolCallIds"),
+                "so does a connect that restates the thread");
 
         reload = RunRequests.of(first.threadId(), "run-moved-on").user("Never mind");
         stub.enqueue(StubResponse.stream().text("OK.").build());
