@@ -10,7 +10,7 @@ import dev.aguistate.threads.ConversationSummary;
 import dev.aguistate.threads.InMemoryThreadStore;
 import dev.aguistate.threads.RunLock;
 import dev.aguistate.threads.ScopedState;
-import dev.aguistate.threads.StoreConfig;
+import dev.aguistate.threads.StoreConfigs;
 import dev.aguistate.threads.StoredThread;
 import dev.aguistate.threads.SummaryLock;
 import dev.aguistate.threads.ThreadCommit;
@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -53,8 +54,8 @@ class ThreadClaimTest {
                 new Message.User("u1", "Tell me a long story"),
                 new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
                 .await().atMost(WAIT);
-        ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds), config(),
-                null);
+        ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds),
+                StoreConfigs.of(Map.of()), null);
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
@@ -70,61 +71,6 @@ class ThreadClaimTest {
     private static StoredThread thread(long version, List<Message> messages) {
         return new StoredThread(THREAD, Caller.ANONYMOUS.owner(), "chat", JsonNodeFactory.instance.objectNode(),
                 messages, ThreadMeta.EMPTY, version, Instant.EPOCH, Instant.EPOCH, null);
-    }
-
-    /** The store's settings a session reads: the claim's time to live and how long a claim is waited for. */
-    private static StoreConfig config() {
-        return new StoreConfig() {
-            @Override
-            public Kind kind() {
-                return Kind.MEMORY;
-            }
-
-            @Override
-            public Duration ttl() {
-                return Duration.ofDays(1);
-            }
-
-            @Override
-            public Duration lockTtl() {
-                return Duration.ofMinutes(5);
-            }
-
-            @Override
-            public Duration lockWait() {
-                return Duration.ofMillis(500);
-            }
-
-            @Override
-            public Duration timeout() {
-                return WAIT;
-            }
-
-            @Override
-            public long maxThreadBytes() {
-                return 1 << 20;
-            }
-
-            @Override
-            public Memory memory() {
-                throw new UnsupportedOperationException("not read by a session");
-            }
-
-            @Override
-            public RunLog runLog() {
-                throw new UnsupportedOperationException("not read by a session");
-            }
-
-            @Override
-            public Redis redis() {
-                throw new UnsupportedOperationException("not read by a session");
-            }
-
-            @Override
-            public Postgres postgres() {
-                throw new UnsupportedOperationException("not read by a session");
-            }
-        };
     }
 
     /** The real store; after the first load of a thread answers, another run ends (its commit lands). */

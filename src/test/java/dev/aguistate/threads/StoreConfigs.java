@@ -7,11 +7,11 @@ import java.time.Duration;
 import java.util.Map;
 
 /** {@code agui.store.*} as the server reads it, from the given properties and the defaults. */
-final class StoreConfigs {
+public final class StoreConfigs {
 
     private StoreConfigs() {}
 
-    static StoreConfig of(Map<String, String> properties) {
+    public static StoreConfig of(Map<String, String> properties) {
         return new SmallRyeConfigBuilder()
                 .withMapping(StoreConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
