@@ -20,7 +20,9 @@ import java.util.UUID;
  *
  * <p>Bounded twice: by {@code maxBytes}, the JSON of all threads together, and by {@code maxThreads}, which also
  * bounds the few hundred bytes of bookkeeping per thread that the bytes do not count. When either is full, the
- * least recently used threads make room. A thread larger than {@code maxThreadBytes}, or than the whole budget,
+ * least recently used threads make room, save those a run holds: dropping one would fail its run's next commit
+ * (the thread gone, the version behind), losing the run's work, so a store whose threads are all held goes over
+ * its bounds by what the runs in progress hold, which they hold in memory anyway. A thread larger than {@code maxThreadBytes}, or than the whole budget,
  * is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
  * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
  * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
@@ -141,12 +143,20 @@ public final class InMemoryThreadStore implements ThreadStore {
         return stored;
     }
 
-    /** Drops the least recently used threads until one more of {@code bytes} fits both bounds. */
+    /**
+     * Drops the least recently used threads no run holds until one more of {@code bytes} fits both bounds, or
+     * none is left to drop.
+     */
     private void makeRoom(long bytes) {
-        Iterator<Held> leastRecentlyUsed = threads.values().iterator();
+        Instant now = clock.instant();
+        Iterator<Map.Entry<String, Held>> leastRecentlyUsed = threads.entrySet().iterator();
         while (leastRecentlyUsed.hasNext() && (threads.size() >= maxThreads || heldBytes + bytes > maxBytes)) {
-            heldBytes -= leastRecentlyUsed.next().bytes();
-            leastRecentlyUsed.remove();
+            Map.Entry<String, Held> next = leastRecentlyUsed.next();
+            Claim claim = claims.get(next.getKey());
+            if (claim == null || !claim.expiresAt().isAfter(now)) {
+                heldBytes -= next.getValue().bytes();
+                leastRecentlyUsed.remove();
+            }
         }
     }
 

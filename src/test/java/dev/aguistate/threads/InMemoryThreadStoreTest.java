@@ -88,6 +88,50 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     }
 
     @Test
+    void aThreadARunHoldsIsNotDroppedToMakeRoomSoTheRunCanCommit() {
+        InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 2, BUDGET, MAX_THREAD_BYTES);
+        String held = newId();
+        String b = newId();
+        String c = newId();
+        RunLock lock = small.tryLock(held, "run-1", Duration.ofMinutes(5)).await().indefinitely().orElseThrow();
+        small.commit(new ThreadCommit(thread(held, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        small.commit(new ThreadCommit(thread(b, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+
+        small.commit(new ThreadCommit(thread(c, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+
+        assertTrue(small.load(b).await().indefinitely().isEmpty(), "b made room, though held was used less recently");
+        StoredThread committed = small.commit(new ThreadCommit(thread(held, json("{\"done\":true}"), List.of()), 1,
+                List.of())).await().indefinitely();
+        assertEquals(2, committed.version(), "the run's second commit finds its thread");
+
+        small.unlock(lock).await().indefinitely();
+        String d = newId();
+        small.commit(new ThreadCommit(thread(d, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        assertTrue(small.load(c).await().indefinitely().isEmpty(), "released, held is used again; c is the oldest");
+        assertTrue(small.load(held).await().indefinitely().isPresent());
+    }
+
+    @Test
+    void aStoreWhoseThreadsAreAllHeldGoesOverItsBoundRatherThanFailAHeldRun() {
+        InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 1, BUDGET, MAX_THREAD_BYTES);
+        String a = newId();
+        String b = newId();
+        small.tryLock(a, "run-a", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
+        small.tryLock(b, "run-b", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
+        small.commit(new ThreadCommit(thread(a, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        small.commit(new ThreadCommit(thread(b, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+
+        assertTrue(small.load(a).await().indefinitely().isPresent());
+        assertTrue(small.load(b).await().indefinitely().isPresent());
+
+        clock.advance(Duration.ofSeconds(31));
+        String c = newId();
+        small.commit(new ThreadCommit(thread(c, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        assertTrue(small.load(a).await().indefinitely().isEmpty(), "a lapsed claim holds nothing");
+        assertTrue(small.load(b).await().indefinitely().isEmpty());
+    }
+
+    @Test
     void theThreadsTogetherStayWithinTheByteBudgetTheLeastRecentlyUsedMakingRoom() {
         InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
         String a = newId();
