@@ -18,9 +18,14 @@ import java.time.Duration;
  * OpenRouter) through langchain4j's streaming client, which builds the requests and interprets the chunks.
  *
  * <p>Under it, as its HTTP client, runs our non-blocking transport ({@link UpstreamHttp}, one {@link SseExchange}
- * per call), so no call holds a thread. Each call gets its own lightweight langchain4j model bound to its
- * exchange, so that cancelling the stream (client gone, run ended) closes the upstream connection and the
- * consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into {@link ModelEvent}s.
+ * per call), so no call holds a thread; cancelling the stream (client gone, run ended) closes the upstream
+ * connection and the consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into
+ * {@link ModelEvent}s.
+ *
+ * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers (4 % of
+ * the server's CPU at 2,000 concurrent runs when each call built its own). Its HTTP client hands each request to
+ * the exchange of the call that is starting on this thread: langchain4j sends the request from within
+ * {@code chat}, on the caller's thread, before returning.
  */
 final class OpenAiCompatibleModel implements StreamingModel {
 
@@ -29,12 +34,15 @@ final class OpenAiCompatibleModel implements StreamingModel {
     private final LlmConfig config;
     private final UpstreamHttp http;
     private final ModelDescription description;
+    private final ThreadLocal<OneCall> starting = new ThreadLocal<>();
+    private final OpenAiStreamingChatModel model;
 
     OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters) {
         this.config = config;
         this.http = new UpstreamHttp(vertx, config, meters);
         this.description = new ModelDescription(ModelDescription.OPENAI_COMPATIBLE, "openai", config.model(),
                 config.baseUrl().orElse(DEFAULT_BASE_URL));
+        this.model = buildModel();
     }
 
     @Override
@@ -49,18 +57,21 @@ final class OpenAiCompatibleModel implements StreamingModel {
             emitter.onRequest(n -> exchange.demandArrived());
             emitter.onCancellation(exchange::cancel);
             StreamRelay relay = new StreamRelay(emitter, exchange);
+            starting.set(new OneCall(exchange, relay));
             try {
-                modelFor(new OneExchangeClient(exchange, relay)).chat(request, relay);
+                model.chat(request, relay);
             } catch (RuntimeException e) {
                 // langchain4j validates some parameters synchronously, before streaming starts
                 emitter.fail(ModelFailures.classify(e));
+            } finally {
+                starting.remove();
             }
         });
     }
 
-    private OpenAiStreamingChatModel modelFor(HttpClient client) {
+    private OpenAiStreamingChatModel buildModel() {
         OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(new FixedClientBuilder(client))
+                .httpClientBuilder(new FixedClientBuilder(new StartingCallClient()))
                 .baseUrl(description.baseUrl())
                 .modelName(config.model())
                 .customHeaders(config.headers())
@@ -75,16 +86,23 @@ final class OpenAiCompatibleModel implements StreamingModel {
         return builder.build();
     }
 
+    /** The exchange of a call and the relay that inspects its events. */
+    private record OneCall(SseExchange exchange, StreamRelay relay) {}
+
     /**
-     * The langchain4j HTTP client of one call: its one streaming request is the call's exchange, with the relay
-     * inspecting each event. langchain4j's {@link ServerSentEventParser} reads a blocking {@code InputStream}, so it
-     * is not used: the exchange decodes the events as the bytes arrive.
+     * The langchain4j HTTP client: a streaming request is the exchange of the call starting on this thread, with
+     * its relay inspecting each event. langchain4j's {@link ServerSentEventParser} reads a blocking
+     * {@code InputStream}, so it is not used: the exchange decodes the events as the bytes arrive.
      */
-    private record OneExchangeClient(SseExchange exchange, StreamRelay relay) implements HttpClient {
+    private final class StartingCallClient implements HttpClient {
 
         @Override
         public void execute(HttpRequest request, ServerSentEventParser ignored, ServerSentEventListener listener) {
-            exchange.start(request, relay.inspecting(listener));
+            OneCall call = starting.get();
+            if (call == null) {
+                throw new IllegalStateException("an LLM request outside OpenAiCompatibleModel.stream");
+            }
+            call.exchange().start(request, call.relay().inspecting(listener));
         }
 
         /** A blocking call would hold a thread for its whole length, which this server never does. */
@@ -94,7 +112,7 @@ final class OpenAiCompatibleModel implements StreamingModel {
         }
     }
 
-    /** Hands langchain4j the call's client; the timeouts are the transport's ({@link UpstreamHttp}). */
+    /** Hands langchain4j our client; the timeouts are the transport's ({@link UpstreamHttp}). */
     private record FixedClientBuilder(HttpClient client) implements HttpClientBuilder {
 
         @Override
