@@ -2,15 +2,17 @@
 # Ours against a bare Vert.x SSE writer streaming the same frames at the same pacing (issue 16): one table of
 # events/s, added latency (p50/p99), server CPU µs per event, peak threads and RSS, for N concurrent closed-loop
 # clients, on the scripted path (the demo model, 15 ms per chunk) and the real-upstream path (our LLM adapter
-# against the OpenAI-wire stub of BenchServers, 15 ms per chunk). Results and discussion: docs/benchmarks.md.
+# against the OpenAI-wire stub of BenchServers, 15 ms per chunk). A bare relay of the stub's stream (the least a
+# real-upstream server does) gets rows too, as the real path's physical reference. Results and discussion:
+# docs/benchmarks.md.
 #
 # Pieces: bench/load.mjs (Node 20 load generator, validates every run), dev.aguistate.bench.BenchServers (test
-# sources: the bare writer and the upstream stub). Settings, by environment variable:
+# sources: the bare writer, the bare relay and the upstream stub). Settings, by environment variable:
 #   BENCH_N ("100 500 2000")  BENCH_PATHS ("scripted real")  BENCH_SECONDS (20)  BENCH_WARMUP (5, per row)
 #   BENCH_SERVER_WARMUP (15: seconds at 100 clients right after each server starts, not measured: its JIT)
 #   BENCH_PACE_MS (15)  BENCH_WORDS (40: the bare writer's and the stub's words per answer)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError": ours, as in the README's production
-#   section)  BENCH_PORT (18150: bare; +1 the stub; +2 ours)  BENCH_SKIP_BUILD (unset: ./mvnw -q package -DskipTests)
+#   section)  BENCH_PORT (18150: bare; +1 the stub; +2 ours; +3 the relay)  BENCH_SKIP_BUILD (unset: ./mvnw -q package -DskipTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,7 @@ jvm_opts=${BENCH_JVM_OPTS:--Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError}
 bare_port=${BENCH_PORT:-18150}
 stub_port=$((bare_port + 1))
 ours_port=$((bare_port + 2))
+relay_port=$((bare_port + 3))
 classpath="target/test-classes:target/quarkus-app/lib/main/*"
 # shellcheck source=bench/common.sh
 source bench/common.sh
@@ -64,6 +67,16 @@ for n in $counts; do
   measure "bare/$n" "http://127.0.0.1:$bare_port/agui" "$bare_pid" "$n"
 done
 stop "$bare_pid"
+if [[ " $paths " == *" real "* ]]; then
+  start relay "grep -q ready $work/relay.log" java -cp "$classpath" dev.aguistate.bench.BenchServers relay \
+    "$relay_port" "$words" "$pace" "$stub_port"
+  relay_pid=$started
+  warm_up "http://127.0.0.1:$relay_port/agui"
+  for n in $counts; do
+    measure "relay/$n" "http://127.0.0.1:$relay_port/agui" "$relay_pid" "$n"
+  done
+  stop "$relay_pid"
+fi
 for path in $paths; do
   start_ours "$path"
   warm_up "http://127.0.0.1:$ours_port/agui"
