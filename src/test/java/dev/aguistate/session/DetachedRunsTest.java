@@ -180,11 +180,7 @@ class DetachedRunsTest extends StubbedLlmTestBase {
         request.body().set("state", RunRequests.parse("{\"title\":\"Greetings\"}"));
         client.run(AGENT, request.json());
 
-        List<JsonNode> events;
-        try (SseClient.LiveStream stream = connect(request)) {
-            events = stream.readToEnd();
-            assertTrue(stream.ids().stream().allMatch(id -> id == null), "a restatement is no run to resume");
-        }
+        List<JsonNode> events = connectOnceTheRunIsOver(request);
 
         EventStreamVerifier.verify(events, request.threadId(), "connect-" + request.runId());
         assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"),
@@ -207,6 +203,26 @@ class DetachedRunsTest extends StubbedLlmTestBase {
     }
 
     /** The thread once its run recorded how it ended; runs end on their own after their client left. */
+    /**
+     * Connects until the run is over on the server: it stays live after its client read the terminal event until
+     * its log is saved to the end, and a connect meanwhile joins it (verified here as the whole run) rather than
+     * restating the thread.
+     */
+    private List<JsonNode> connectOnceTheRunIsOver(RunRequests run) {
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (true) {
+            try (SseClient.LiveStream stream = connect(run)) {
+                List<JsonNode> events = stream.readToEnd();
+                if (!events.get(0).path("runId").asText().equals(run.runId())) {
+                    assertTrue(stream.ids().stream().allMatch(id -> id == null), "a restatement is no run to resume");
+                    return events;
+                }
+                EventStreamVerifier.verify(events, run.threadId(), run.runId());
+                assertTrue(System.nanoTime() < deadline, "the run was still live after " + BOUND);
+            }
+        }
+    }
+
     private static JsonNode awaitLastRun(String threadId) {
         long deadline = System.nanoTime() + BOUND.toNanos();
         JsonNode thread = storedThread(threadId);
