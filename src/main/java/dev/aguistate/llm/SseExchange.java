@@ -132,7 +132,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
             fail(ModelFailure.Kind.UNREACHABLE, malformedUrl);
             return;
         }
-        upstream.client().request(options).onComplete(obtained -> {
+        upstream.client(context).request(options).onComplete(obtained -> {
             if (obtained.failed()) {
                 connectFailed(obtained.cause());
                 return;
@@ -235,7 +235,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
         }
         lastActivityNanos = System.nanoTime();
         try {
-            decoder.feed(chunk.getBytes());
+            decoder.feed(chunk);
         } catch (SseDecoder.EventTooLarge e) {
             fail(ModelFailure.Kind.BAD_RESPONSE, e);
             return;
