@@ -1,6 +1,7 @@
 package dev.aguistate.llm;
 
 import dev.langchain4j.http.client.sse.ServerSentEvent;
+import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -25,6 +26,8 @@ final class SseDecoder {
     private static final byte LF = '\n';
     private static final byte CR = '\r';
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    private static final byte[] DATA = "data".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT = "event".getBytes(StandardCharsets.US_ASCII);
 
     private final ArrayDeque<ServerSentEvent> decoded = new ArrayDeque<>();
     private int decodedChars;
@@ -33,8 +36,10 @@ final class SseDecoder {
     private boolean afterCr;
     private boolean firstLine = true;
     private String eventName;
-    private final StringBuilder data = new StringBuilder();
-    private boolean hasData;
+    /** The event's first data line; null before one. */
+    private String data;
+    /** The event's data once it has a second line; empty before. */
+    private final StringBuilder joined = new StringBuilder();
 
     /** Thrown when an event grows beyond {@link #MAX_EVENT_BYTES}. */
     static final class EventTooLarge extends RuntimeException {
@@ -44,8 +49,10 @@ final class SseDecoder {
     }
 
     /** Decodes these bytes; the events they complete become available through {@link #poll()}. */
-    void feed(byte[] bytes) {
-        for (byte b : bytes) {
+    void feed(Buffer bytes) {
+        int length = bytes.length();
+        for (int i = 0; i < length; i++) {
+            byte b = bytes.getByte(i);
             if (b == LF && afterCr) {
                 afterCr = false; // the LF of a CRLF
             } else if (b == LF || b == CR) {
@@ -91,12 +98,12 @@ final class SseDecoder {
     private void endLine() {
         int start = firstLine && startsWithBom() ? BOM.length : 0;
         firstLine = false;
-        int length = lineLength - start;
+        int end = lineLength;
         lineLength = 0;
-        if (length == 0) {
+        if (start == end) {
             dispatch();
         } else if (line[start] != ':') {
-            field(new String(line, start, length, StandardCharsets.UTF_8));
+            field(start, end);
         }
     }
 
@@ -104,32 +111,54 @@ final class SseDecoder {
         return lineLength >= BOM.length && line[0] == BOM[0] && line[1] == BOM[1] && line[2] == BOM[2];
     }
 
-    private void field(String text) {
-        int colon = text.indexOf(':');
-        String name = colon < 0 ? text : text.substring(0, colon);
-        String value = colon < 0 ? "" : text.substring(text.startsWith(" ", colon + 1) ? colon + 2 : colon + 1);
-        if (name.equals("data")) {
-            if (hasData) {
-                data.append('\n');
-            }
-            if (data.length() + value.length() > MAX_EVENT_BYTES) {
-                throw new EventTooLarge();
-            }
-            data.append(value);
-            hasData = true;
-        } else if (name.equals("event")) {
-            eventName = value;
+    /**
+     * One field line, read from its bytes: the name is compared byte by byte (field names are ASCII, and neither a
+     * name's bytes nor the colon occur inside a multi-byte UTF-8 character), so only a value that is used is
+     * decoded, once.
+     */
+    private void field(int start, int end) {
+        int colon = start;
+        while (colon < end && line[colon] != ':') {
+            colon++;
+        }
+        int valueStart = colon == end ? end : colon + 1 < end && line[colon + 1] == ' ' ? colon + 2 : colon + 1;
+        if (named(DATA, start, colon)) {
+            addData(new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8));
+        } else if (named(EVENT, start, colon)) {
+            eventName = new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8);
         }
     }
 
+    private boolean named(byte[] name, int start, int end) {
+        return Arrays.equals(line, start, end, name, 0, name.length);
+    }
+
+    /** An event's data lines joined with LF; the usual one line is kept as it is, not copied again. */
+    private void addData(String value) {
+        if (data == null) {
+            if (value.length() > MAX_EVENT_BYTES) {
+                throw new EventTooLarge();
+            }
+            data = value;
+            return;
+        }
+        if (joined.isEmpty()) {
+            joined.append(data);
+        }
+        if (joined.length() + 1 + value.length() > MAX_EVENT_BYTES) {
+            throw new EventTooLarge();
+        }
+        joined.append('\n').append(value);
+    }
+
     private void dispatch() {
-        if (hasData && data.length() > 0) {
-            decoded.add(new ServerSentEvent(eventName == null || eventName.isEmpty() ? null : eventName,
-                    data.toString()));
-            decodedChars += data.length();
+        String text = joined.isEmpty() ? data : joined.toString();
+        if (text != null && !text.isEmpty()) {
+            decoded.add(new ServerSentEvent(eventName == null || eventName.isEmpty() ? null : eventName, text));
+            decodedChars += text.length();
         }
         eventName = null;
-        data.setLength(0);
-        hasData = false;
+        data = null;
+        joined.setLength(0);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.langchain4j.http.client.sse.ServerSentEvent;
+import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,7 +59,7 @@ class SseDecoderTest {
         List<ServerSentEvent> events = new ArrayList<>();
         for (int offset = 0; offset < body.length; ) {
             int end = Math.min(body.length, offset + 1 + random.nextInt(5));
-            decoder.feed(Arrays.copyOfRange(body, offset, end));
+            decoder.feed(Buffer.buffer(Arrays.copyOfRange(body, offset, end)));
             drain(decoder, events);
             offset = end;
         }
@@ -73,7 +74,7 @@ class SseDecoderTest {
         SseDecoder decoder = new SseDecoder();
         List<ServerSentEvent> events = new ArrayList<>();
         for (byte b : body) {
-            decoder.feed(new byte[] {b});
+            decoder.feed(Buffer.buffer(new byte[] {b}));
             drain(decoder, events);
         }
         assertEquals(EVENTS, events);
@@ -82,10 +83,10 @@ class SseDecoderTest {
     @Test
     void anEventIsDeliveredOnlyOnceItsBlankLineArrives() {
         SseDecoder decoder = new SseDecoder();
-        decoder.feed("data: a\n".getBytes(StandardCharsets.UTF_8));
+        decoder.feed(Buffer.buffer("data: a\n".getBytes(StandardCharsets.UTF_8)));
         assertEquals(null, decoder.poll());
         assertEquals(0, decoder.backlog());
-        decoder.feed("\n".getBytes(StandardCharsets.UTF_8));
+        decoder.feed(Buffer.buffer("\n".getBytes(StandardCharsets.UTF_8)));
         assertEquals(1, decoder.backlog());
         assertEquals(new ServerSentEvent(null, "a"), decoder.poll());
         assertEquals(0, decoder.backlog());
@@ -94,12 +95,12 @@ class SseDecoderTest {
     @Test
     void atTheEndACompleteEventWithoutBlankLineCountsButAnUnterminatedLineDoesNot() {
         SseDecoder complete = new SseDecoder();
-        complete.feed("data: [DONE]\n".getBytes(StandardCharsets.UTF_8));
+        complete.feed(Buffer.buffer("data: [DONE]\n".getBytes(StandardCharsets.UTF_8)));
         complete.endOfStream();
         assertEquals(new ServerSentEvent(null, "[DONE]"), complete.poll());
 
         SseDecoder cut = new SseDecoder();
-        cut.feed("data: {\"choices\":[{\"de".getBytes(StandardCharsets.UTF_8));
+        cut.feed(Buffer.buffer("data: {\"choices\":[{\"de".getBytes(StandardCharsets.UTF_8)));
         cut.endOfStream();
         assertEquals(null, cut.poll());
     }
@@ -122,14 +123,14 @@ class SseDecoderTest {
         Arrays.fill(megabyte, (byte) 'x');
         assertThrows(SseDecoder.EventTooLarge.class, () -> {
             for (int i = 0; i <= SseDecoder.MAX_EVENT_BYTES / megabyte.length; i++) {
-                decoder.feed(megabyte);
+                decoder.feed(Buffer.buffer(megabyte));
             }
         });
     }
 
     private static List<ServerSentEvent> decodeInOneChunk(String body) {
         SseDecoder decoder = new SseDecoder();
-        decoder.feed(body.getBytes(StandardCharsets.UTF_8));
+        decoder.feed(Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)));
         decoder.endOfStream();
         List<ServerSentEvent> events = new ArrayList<>();
         drain(decoder, events);
