@@ -3,6 +3,7 @@ package dev.aguistate.http;
 import dev.aguistate.session.FellBehind;
 import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.SseFrames;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -83,8 +84,9 @@ final class EventStreamWriter implements Flow.Subscriber<byte[]> {
                 return;
             }
             // no completion handler: the Future-returning write makes a promise and a listener per frame, and the
-            // write queue's state (below) is all the pacing needs
-            response.write(Buffer.buffer(protocol.adapt(frame)), null);
+            // write queue's state (below) is all the pacing needs. The frame is wrapped, not copied: nothing
+            // changes a frame once made (several connections may write the same one)
+            response.write(Buffer.buffer(Unpooled.wrappedBuffer(protocol.adapt(frame))), null);
             resetSilence();
             if (response.writeQueueFull()) {
                 response.drainHandler(d -> subscription.request(1));
