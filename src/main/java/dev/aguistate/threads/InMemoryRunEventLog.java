@@ -2,6 +2,9 @@ package dev.aguistate.threads;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.helpers.EmptyUniSubscription;
+import io.smallrye.mutiny.operators.AbstractUni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,11 +102,36 @@ public final class InMemoryRunEventLog implements RunEventLog {
 
     @Override
     public Uni<Void> append(String key, List<LoggedEvent> entries) {
-        return Uni.createFrom().item(() -> {
-            appendNow(key, entries);
-            followers.wake(key);
-            return null;
-        });
+        return new Appending(key, entries);
+    }
+
+    /**
+     * An append, made when subscribed. Not {@code Uni.createFrom().item(supplier)}: Quarkus's context propagation
+     * captures a context for each such supplier and restores it around the call, and a run appends about once per
+     * event (2 % of the bytes the server allocated at 2,000 concurrent real-upstream runs).
+     */
+    private final class Appending extends AbstractUni<Void> {
+
+        private final String key;
+        private final List<LoggedEvent> entries;
+
+        Appending(String key, List<LoggedEvent> entries) {
+            this.key = key;
+            this.entries = entries;
+        }
+
+        @Override
+        public void subscribe(UniSubscriber<? super Void> subscriber) {
+            subscriber.onSubscribe(EmptyUniSubscription.DONE);
+            try {
+                appendNow(key, entries);
+                followers.wake(key);
+            } catch (RuntimeException e) {
+                subscriber.onFailure(e);
+                return;
+            }
+            subscriber.onItem(null);
+        }
     }
 
     private synchronized void appendNow(String key, List<LoggedEvent> entries) {
