@@ -144,7 +144,7 @@ public class AgentRunner {
                 }
                 emitter.complete();
             });
-            Cancellable stopping = stop.stopped().subscribe().with(reason -> {
+            Cancellable stopping = stop.listen(reason -> {
                 synchronized (ending) {
                     if (ending.workEnded || ending.stopped) {
                         return; // it ended by itself: a late stop changes nothing
