@@ -1,5 +1,5 @@
 # Shared by the bench scripts (sourced): a scratch directory and background processes cleaned up on exit, the
-# packaged build unless BENCH_SKIP_BUILD is set, and start(), which waits until a process is ready.
+# packaged build unless BENCH_SKIP_BUILD is set, start(), which waits until a process is ready, and start_path().
 work=$(mktemp -d)
 pids=()
 
@@ -28,4 +28,18 @@ start() { # name ready-command command...
   cat "$work/$name.log" >&2
   echo "$name did not start" >&2
   exit 1
+}
+
+# starts the packaged server on $ours_port with $jvm_opts, answering from the scripted demo model ($pace ms a chunk)
+# or, on the real path, from BenchServers' upstream stub on $stub_port (40 chunks $pace ms apart); sets $started
+start_path() { # scripted|real
+  local llm=(-Dagui.llm.demo.chunk-delay="${pace}ms")
+  if [ "$1" = real ]; then
+    start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
+      dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
+    llm=(-Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" -Dagui.llm.api-key=bench -Dagui.llm.model=bench)
+  fi
+  # shellcheck disable=SC2086
+  start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
+    java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" -jar target/quarkus-app/quarkus-run.jar
 }

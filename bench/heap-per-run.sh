@@ -19,15 +19,7 @@ pace=500
 # shellcheck source=bench/common.sh
 source bench/common.sh
 
-llm=(-Dagui.llm.demo.chunk-delay="${pace}ms")
-if [ "$path" = real ]; then
-  start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-    dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
-  llm=(-Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" -Dagui.llm.api-key=bench -Dagui.llm.model=bench)
-fi
-# shellcheck disable=SC2086
-start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
-  java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" -jar target/quarkus-app/quarkus-run.jar
+start_path "$path"
 ours=$started
 
 used_kb() { # the used heap after a full GC
