@@ -22,8 +22,8 @@ import java.util.UUID;
  * bounds the few hundred bytes of bookkeeping per thread that the bytes do not count. When either is full, the
  * least recently used threads make room, save those a run holds: dropping one would fail its run's next commit
  * (the thread gone, the version behind), losing the run's work, so a store whose threads are all held goes over
- * its bounds by what the runs in progress hold, which they hold in memory anyway. A thread larger than {@code maxThreadBytes}, or than the whole budget,
- * is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
+ * its bounds by what the runs in progress hold, which they hold in memory anyway. A thread larger than
+ * {@code maxThreadBytes}, or than the whole budget, is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
  * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
  * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
  * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock.
@@ -152,12 +152,17 @@ public final class InMemoryThreadStore implements ThreadStore {
         Iterator<Map.Entry<String, Held>> leastRecentlyUsed = threads.entrySet().iterator();
         while (leastRecentlyUsed.hasNext() && (threads.size() >= maxThreads || heldBytes + bytes > maxBytes)) {
             Map.Entry<String, Held> next = leastRecentlyUsed.next();
-            Claim claim = claims.get(next.getKey());
-            if (claim == null || !claim.expiresAt().isAfter(now)) {
+            if (liveClaim(next.getKey(), now) == null) {
                 heldBytes -= next.getValue().bytes();
                 leastRecentlyUsed.remove();
             }
         }
+    }
+
+    /** The thread's claim if a run holds it now; null if none, or if it lapsed. */
+    private Claim liveClaim(String threadId, Instant now) {
+        Claim claim = claims.get(threadId);
+        return claim != null && claim.expiresAt().isAfter(now) ? claim : null;
     }
 
     private void remove(String threadId) {
@@ -201,8 +206,7 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized Optional<RunLock> tryLockNow(String threadId, String runId, Duration lockTtl) {
         Instant now = clock.instant();
-        Claim claim = claims.get(threadId);
-        if (claim != null && claim.expiresAt().isAfter(now)) {
+        if (liveClaim(threadId, now) != null) {
             return Optional.empty();
         }
         RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
@@ -216,9 +220,7 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     private synchronized Optional<RunLock> claimNow(String threadId) {
-        Claim claim = claims.get(threadId);
-        return claim != null && claim.expiresAt().isAfter(clock.instant()) ? Optional.of(claim.lock())
-                : Optional.empty();
+        return Optional.ofNullable(liveClaim(threadId, clock.instant())).map(Claim::lock);
     }
 
     @Override
@@ -228,8 +230,8 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized boolean renewNow(RunLock lock, Duration lockTtl) {
         Instant now = clock.instant();
-        Claim claim = claims.get(lock.threadId());
-        if (claim == null || !claim.lock().token().equals(lock.token()) || !claim.expiresAt().isAfter(now)) {
+        Claim claim = liveClaim(lock.threadId(), now);
+        if (claim == null || !claim.lock().token().equals(lock.token())) {
             return false;
         }
         claims.put(lock.threadId(), new Claim(claim.lock(), now.plus(lockTtl)));

@@ -94,19 +94,17 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         String b = newId();
         String c = newId();
         RunLock lock = small.tryLock(held, "run-1", Duration.ofMinutes(5)).await().indefinitely().orElseThrow();
-        small.commit(new ThreadCommit(thread(held, json("{}"), List.of()), 0, List.of())).await().indefinitely();
-        small.commit(new ThreadCommit(thread(b, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        commit(small, held, 1, 0);
+        commit(small, b, 1, 0);
 
-        small.commit(new ThreadCommit(thread(c, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        commit(small, c, 1, 0);
 
         assertTrue(small.load(b).await().indefinitely().isEmpty(), "b made room, though held was used less recently");
-        StoredThread committed = small.commit(new ThreadCommit(thread(held, json("{\"done\":true}"), List.of()), 1,
-                List.of())).await().indefinitely();
-        assertEquals(2, committed.version(), "the run's second commit finds its thread");
+        assertEquals(2, commit(small, held, 2, 1).version(), "the run's second commit finds its thread");
 
         small.unlock(lock).await().indefinitely();
         String d = newId();
-        small.commit(new ThreadCommit(thread(d, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        commit(small, d, 1, 0);
         assertTrue(small.load(c).await().indefinitely().isEmpty(), "released, held is used again; c is the oldest");
         assertTrue(small.load(held).await().indefinitely().isPresent());
     }
@@ -118,15 +116,15 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         String b = newId();
         small.tryLock(a, "run-a", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
         small.tryLock(b, "run-b", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
-        small.commit(new ThreadCommit(thread(a, json("{}"), List.of()), 0, List.of())).await().indefinitely();
-        small.commit(new ThreadCommit(thread(b, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        commit(small, a, 1, 0);
+        commit(small, b, 1, 0);
 
         assertTrue(small.load(a).await().indefinitely().isPresent());
         assertTrue(small.load(b).await().indefinitely().isPresent());
 
         clock.advance(Duration.ofSeconds(31));
         String c = newId();
-        small.commit(new ThreadCommit(thread(c, json("{}"), List.of()), 0, List.of())).await().indefinitely();
+        commit(small, c, 1, 0);
         assertTrue(small.load(a).await().indefinitely().isEmpty(), "a lapsed claim holds nothing");
         assertTrue(small.load(b).await().indefinitely().isEmpty());
     }
@@ -222,8 +220,8 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     }
 
     /** Commits a thread whose one message is {@code chars} characters of ASCII text. */
-    private void commit(InMemoryThreadStore to, String id, int chars, long expectedVersion) {
-        to.commit(new ThreadCommit(thread(id, json("{}"), List.of(new Message.User("m", "x".repeat(chars)))),
+    private StoredThread commit(InMemoryThreadStore to, String id, int chars, long expectedVersion) {
+        return to.commit(new ThreadCommit(thread(id, json("{}"), List.of(new Message.User("m", "x".repeat(chars)))),
                 expectedVersion, List.of())).await().indefinitely();
     }
 }
