@@ -1,5 +1,6 @@
 package dev.aguistate.llm;
 
+import dev.aguistate.llm.demo.ScriptedDemoModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.vertx.core.Vertx;

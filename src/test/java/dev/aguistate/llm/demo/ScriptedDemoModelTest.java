@@ -1,4 +1,4 @@
-package dev.aguistate.llm;
+package dev.aguistate.llm.demo;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,5 +1,7 @@
-package dev.aguistate.llm;
+package dev.aguistate.llm.demo;
 
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ToolSchemas;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

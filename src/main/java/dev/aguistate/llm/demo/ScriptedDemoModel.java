@@ -1,5 +1,11 @@
-package dev.aguistate.llm;
+package dev.aguistate.llm.demo;
 
+import dev.aguistate.llm.FinishReason;
+import dev.aguistate.llm.ModelDescription;
+import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ModelUsage;
+import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.llm.ToolSchemas;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,7 +65,7 @@ import java.util.stream.Collectors;
  * Structured output (a response format with a JSON schema) is built the same way: the schema's example, the
  * current state over it, the edits applied.
  */
-final class ScriptedDemoModel implements StreamingModel {
+public final class ScriptedDemoModel implements StreamingModel {
 
     /** Verbs that say nothing about which tool is meant. */
     private static final Set<String> GENERIC_WORDS = Set.of("get", "set", "change", "update", "generate", "create",
@@ -79,7 +85,7 @@ final class ScriptedDemoModel implements StreamingModel {
     private final Duration chunkDelay;
     private final ModelDescription description = new ModelDescription(ModelDescription.SCRIPTED_DEMO, "scripted", "scripted-demo", null);
 
-    ScriptedDemoModel(Duration chunkDelay) {
+    public ScriptedDemoModel(Duration chunkDelay) {
         this.chunkDelay = chunkDelay;
     }
 

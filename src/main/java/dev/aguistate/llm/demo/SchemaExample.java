@@ -1,4 +1,4 @@
-package dev.aguistate.llm;
+package dev.aguistate.llm.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
