@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs/s of a short scripted run per thread store, through the packaged server over real HTTP.
 # For each store (memory, redis, postgres): starts the packaged server with the scripted demo model at
-# agui.llm.demo.chunk-delay=0ms, drives it with RunsPerSecond (src/test/java/dev/aguistate/threads/bench) for
+# agui.llm.demo.chunk-delay=0ms, drives it with RunsPerSecond (src/test/java/dev/aguistate/store/bench) for
 # each scenario (new thread per run / continue one thread per client) and client count, stops it, and deletes
 # the threads it made from Redis and PostgreSQL. Prints a markdown table; results are in docs/benchmarks.md.
 #
@@ -79,7 +79,7 @@ start_server() { # store kind
 }
 
 drive() { # store scenario clients warm-up-seconds measured-seconds
-  java -cp target/test-classes dev.aguistate.threads.bench.RunsPerSecond "http://127.0.0.1:$port" "$api_key" \
+  java -cp target/test-classes dev.aguistate.store.bench.RunsPerSecond "http://127.0.0.1:$port" "$api_key" \
     "$prefix" "$@"
 }
 

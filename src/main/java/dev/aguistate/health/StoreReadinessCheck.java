@@ -1,7 +1,7 @@
 package dev.aguistate.health;
 
-import dev.aguistate.threads.StoreConfig;
-import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.store.StoreConfig;
+import dev.aguistate.store.ThreadStore;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import java.util.Locale;

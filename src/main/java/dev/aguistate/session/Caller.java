@@ -1,6 +1,6 @@
 package dev.aguistate.session;
 
-import dev.aguistate.threads.ScopedState;
+import dev.aguistate.store.ScopedState;
 import java.util.Objects;
 
 /**

@@ -7,7 +7,7 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.state.StatePatches;
-import dev.aguistate.threads.LoggedEvent;
+import dev.aguistate.store.LoggedEvent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.aguistate.session;
 
-import dev.aguistate.threads.StoredThread;
-import dev.aguistate.threads.ThreadStore;
-import dev.aguistate.threads.ThreadSummary;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.aguistate.session;
 
 import dev.aguistate.run.RunStart;
-import dev.aguistate.threads.RunLock;
+import dev.aguistate.store.RunLock;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**

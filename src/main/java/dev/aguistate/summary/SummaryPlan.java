@@ -3,7 +3,7 @@ package dev.aguistate.summary;
 import dev.aguistate.agent.SummaryPolicy;
 import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.protocol.Message;
-import dev.aguistate.threads.ConversationSummary;
+import dev.aguistate.store.ConversationSummary;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.aguistate.replicas;
 
-import dev.aguistate.threads.StoreServer;
+import dev.aguistate.store.StoreServer;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;

@@ -11,7 +11,7 @@ import dev.aguistate.testing.OpenAiStub;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.threads.StoreServer;
+import dev.aguistate.store.StoreServer;
 import io.vertx.mutiny.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

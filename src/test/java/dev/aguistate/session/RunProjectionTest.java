@@ -11,7 +11,7 @@ import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.threads.LoggedEvent;
+import dev.aguistate.store.LoggedEvent;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

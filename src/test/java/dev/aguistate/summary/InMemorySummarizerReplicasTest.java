@@ -1,7 +1,7 @@
 package dev.aguistate.summary;
 
 import dev.aguistate.testing.StubbedLlmProfile;
-import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 

@@ -1,8 +1,8 @@
 package dev.aguistate.summary;
 
 import dev.aguistate.testing.StoreProfiles;
-import dev.aguistate.threads.PostgresThreadStore;
-import dev.aguistate.threads.ThreadStore;
+import dev.aguistate.store.PostgresThreadStore;
+import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.core.Vertx;

@@ -1,6 +1,6 @@
 package dev.aguistate.testing;
 
-import dev.aguistate.threads.StoreServer;
+import dev.aguistate.store.StoreServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;

@@ -1,6 +1,6 @@
 package dev.aguistate.testing;
 
-import dev.aguistate.threads.StoreServer;
+import dev.aguistate.store.StoreServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

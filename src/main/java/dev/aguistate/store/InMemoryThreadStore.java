@@ -1,0 +1,328 @@
+package dev.aguistate.store;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The default store: one replica, nothing survives a restart. Threads are held as their JSON
+ * ({@link SerializedCommit}), so what they take is known exactly, and each load reads a fresh copy.
+ *
+ * <p>Bounded twice: by {@code maxBytes}, the JSON of all threads together, and by {@code maxThreads}, which also
+ * bounds the few hundred bytes of bookkeeping per thread that the bytes do not count. When either is full, the
+ * least recently used threads make room, save those a run holds: dropping one would fail its run's next commit
+ * (the thread gone, the version behind), losing the run's work, so a store whose threads are all held goes over
+ * its bounds by what the runs in progress hold, which they hold in memory anyway. A thread larger than
+ * {@code maxThreadBytes}, or than the whole budget, is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
+ * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
+ * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
+ * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock.
+ */
+public final class InMemoryThreadStore implements ThreadStore {
+
+    /**
+     * A stored thread: its JSON, what a listing or a version check reads without parsing it, and its summary of the
+     * earlier conversation (immutable; its few kilobytes are not counted).
+     */
+    private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt,
+                        ConversationSummary conversationSummary) {
+
+        long bytes() {
+            return json.threadBytes();
+        }
+
+        StoredThread thread() {
+            return new StoredThread(summary.threadId(), owner, summary.agent(),
+                    ThreadJson.state(ThreadJson.text(json.state())),
+                    ThreadJson.messages(ThreadJson.text(json.messages())),
+                    ThreadJson.meta(ThreadJson.text(json.meta())), summary.version(), summary.createdAt(),
+                    summary.updatedAt(), conversationSummary);
+        }
+
+        Held until(Instant expiry) {
+            return new Held(owner, summary, json, expiry, conversationSummary);
+        }
+
+        Held summarized(ConversationSummary newSummary) {
+            return new Held(owner, summary, json, expiresAt, newSummary);
+        }
+    }
+
+    private record Claim(RunLock lock, Instant expiresAt) {}
+
+    private record SummaryLease(String token, Instant expiresAt) {}
+
+    private final Clock clock;
+    private final Duration ttl;
+    private final int maxThreads;
+    private final long maxBytes;
+    private final long maxThreadBytes;
+    /** In access order, so the first entry is the least recently used. */
+    private final LinkedHashMap<String, Held> threads = new LinkedHashMap<>(16, 0.75f, true);
+    private long heldBytes;
+    private final Map<String, ScopedState> scopes = new HashMap<>();
+    private final Map<String, Claim> claims = new HashMap<>();
+    private final Map<String, SummaryLease> summaryLocks = new HashMap<>();
+
+    public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads, long maxBytes, long maxThreadBytes) {
+        this.clock = clock;
+        this.ttl = ttl;
+        this.maxThreads = maxThreads;
+        this.maxBytes = maxBytes;
+        this.maxThreadBytes = Math.min(maxThreadBytes, maxBytes);
+    }
+
+    @Override
+    public Uni<Optional<StoredThread>> load(String threadId) {
+        return Uni.createFrom().item(() -> loadNow(threadId));
+    }
+
+    private Optional<StoredThread> loadNow(String threadId) {
+        return touch(threadId).map(Held::thread);
+    }
+
+    /** The thread's entry with its expiry moved on; parsing it is left to the caller, outside the lock. */
+    private synchronized Optional<Held> touch(String threadId) {
+        Held held = live(threadId);
+        if (held == null) {
+            return Optional.empty();
+        }
+        Held touched = held.until(clock.instant().plus(ttl));
+        threads.put(threadId, touched);
+        return Optional.of(touched);
+    }
+
+    @Override
+    public Uni<ScopedState> loadScope(String scope) {
+        return Uni.createFrom().item(() -> scopeNow(scope));
+    }
+
+    private synchronized ScopedState scopeNow(String scope) {
+        return scopes.getOrDefault(scope, new ScopedState(scope, JsonNodeFactory.instance.objectNode(), 0));
+    }
+
+    @Override
+    public Uni<StoredThread> commit(ThreadCommit commit) {
+        return Uni.createFrom().item(() -> commitNow(commit, SerializedCommit.of(commit, maxThreadBytes)));
+    }
+
+    private synchronized StoredThread commitNow(ThreadCommit commit, SerializedCommit json) {
+        StoredThread next = commit.thread();
+        Held current = live(next.threadId());
+        long actual = current == null ? 0 : current.summary().version();
+        if (actual != commit.expectedVersion()) {
+            throw new VersionConflict("thread " + next.threadId(), commit.expectedVersion(), actual);
+        }
+        for (ThreadCommit.ScopeWrite write : commit.scopes()) {
+            long scopeVersion = scopeNow(write.scope()).version();
+            if (scopeVersion != write.expectedVersion()) {
+                throw new VersionConflict("scope " + write.scope(), write.expectedVersion(), scopeVersion);
+            }
+        }
+        Instant now = clock.instant();
+        for (ThreadCommit.ScopeWrite write : commit.scopes()) {
+            scopes.put(write.scope(), new ScopedState(write.scope(), write.state().deepCopy(), write.expectedVersion() + 1));
+        }
+        StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
+        remove(next.threadId());
+        Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
+                current == null ? null : current.conversationSummary());
+        makeRoom(held.bytes());
+        threads.put(stored.threadId(), held);
+        heldBytes += held.bytes();
+        return stored;
+    }
+
+    /**
+     * Drops the least recently used threads no run holds until one more of {@code bytes} fits both bounds, or
+     * none is left to drop.
+     */
+    private void makeRoom(long bytes) {
+        Instant now = clock.instant();
+        Iterator<Map.Entry<String, Held>> leastRecentlyUsed = threads.entrySet().iterator();
+        while (leastRecentlyUsed.hasNext() && (threads.size() >= maxThreads || heldBytes + bytes > maxBytes)) {
+            Map.Entry<String, Held> next = leastRecentlyUsed.next();
+            if (liveClaim(next.getKey(), now) == null) {
+                heldBytes -= next.getValue().bytes();
+                leastRecentlyUsed.remove();
+            }
+        }
+    }
+
+    /** The thread's claim if a run holds it now; null if none, or if it lapsed. */
+    private Claim liveClaim(String threadId, Instant now) {
+        Claim claim = claims.get(threadId);
+        return claim != null && claim.expiresAt().isAfter(now) ? claim : null;
+    }
+
+    private void remove(String threadId) {
+        Held removed = threads.remove(threadId);
+        if (removed != null) {
+            heldBytes -= removed.bytes();
+        }
+    }
+
+    @Override
+    public Uni<Boolean> delete(String threadId) {
+        return Uni.createFrom().item(() -> deleteNow(threadId));
+    }
+
+    private synchronized boolean deleteNow(String threadId) {
+        boolean existed = live(threadId) != null;
+        remove(threadId);
+        return existed;
+    }
+
+    @Override
+    public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
+        return Uni.createFrom().item(() -> listNow(owner, offset, limit));
+    }
+
+    private synchronized List<ThreadSummary> listNow(String owner, int offset, int limit) {
+        Instant now = clock.instant();
+        return threads.values().stream()
+                .filter(h -> h.expiresAt().isAfter(now) && h.owner().equals(owner))
+                .map(Held::summary)
+                .sorted(ThreadSummary.NEWEST_FIRST)
+                .skip(offset)
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockNow(threadId, runId, lockTtl));
+    }
+
+    private synchronized Optional<RunLock> tryLockNow(String threadId, String runId, Duration lockTtl) {
+        Instant now = clock.instant();
+        if (liveClaim(threadId, now) != null) {
+            return Optional.empty();
+        }
+        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
+        claims.put(threadId, new Claim(lock, now.plus(lockTtl)));
+        return Optional.of(lock);
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return Uni.createFrom().item(() -> claimNow(threadId));
+    }
+
+    private synchronized Optional<RunLock> claimNow(String threadId) {
+        return Optional.ofNullable(liveClaim(threadId, clock.instant())).map(Claim::lock);
+    }
+
+    @Override
+    public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
+        return Uni.createFrom().item(() -> renewNow(lock, lockTtl));
+    }
+
+    private synchronized boolean renewNow(RunLock lock, Duration lockTtl) {
+        Instant now = clock.instant();
+        Claim claim = liveClaim(lock.threadId(), now);
+        if (claim == null || !claim.lock().token().equals(lock.token())) {
+            return false;
+        }
+        claims.put(lock.threadId(), new Claim(claim.lock(), now.plus(lockTtl)));
+        return true;
+    }
+
+    @Override
+    public Uni<Void> unlock(RunLock lock) {
+        return Uni.createFrom().item(() -> {
+            unlockNow(lock);
+            return null;
+        });
+    }
+
+    private synchronized void unlockNow(RunLock lock) {
+        Claim claim = claims.get(lock.threadId());
+        if (claim != null && claim.lock().token().equals(lock.token())) {
+            claims.remove(lock.threadId());
+        }
+    }
+
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return Uni.createFrom().item(() -> saveSummaryNow(threadId, previousThrough, summary));
+    }
+
+    private synchronized boolean saveSummaryNow(String threadId, String previousThrough, ConversationSummary summary) {
+        Held held = live(threadId);
+        ConversationSummary current = held == null ? null : held.conversationSummary();
+        if (held == null || !Objects.equals(current == null ? null : current.throughMessageId(), previousThrough)) {
+            return false;
+        }
+        threads.put(threadId, held.summarized(summary));
+        return true;
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockSummaryNow(threadId, lockTtl));
+    }
+
+    private synchronized Optional<SummaryLock> tryLockSummaryNow(String threadId, Duration lockTtl) {
+        Instant now = clock.instant();
+        SummaryLease held = summaryLocks.get(threadId);
+        if (held != null && held.expiresAt().isAfter(now)) {
+            return Optional.empty();
+        }
+        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
+        summaryLocks.put(threadId, new SummaryLease(lock.token(), now.plus(lockTtl)));
+        return Optional.of(lock);
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return Uni.createFrom().item(() -> {
+            unlockSummaryNow(lock);
+            return null;
+        });
+    }
+
+    private synchronized void unlockSummaryNow(SummaryLock lock) {
+        SummaryLease held = summaryLocks.get(lock.threadId());
+        if (held != null && held.token().equals(lock.token())) {
+            summaryLocks.remove(lock.threadId());
+        }
+    }
+
+    /** Memory always answers. */
+    @Override
+    public Uni<Void> ping() {
+        return Uni.createFrom().voidItem();
+    }
+
+    /** Drops expired threads and lapsed claims; returns how many threads went. */
+    public synchronized int evictExpired() {
+        Instant now = clock.instant();
+        int before = threads.size();
+        threads.values().removeIf(h -> {
+            boolean expired = !h.expiresAt().isAfter(now);
+            if (expired) {
+                heldBytes -= h.bytes();
+            }
+            return expired;
+        });
+        claims.values().removeIf(c -> !c.expiresAt().isAfter(now));
+        summaryLocks.values().removeIf(c -> !c.expiresAt().isAfter(now));
+        return before - threads.size();
+    }
+
+    private Held live(String threadId) {
+        Held held = threads.get(threadId);
+        return held != null && held.expiresAt().isAfter(clock.instant()) ? held : null;
+    }
+}

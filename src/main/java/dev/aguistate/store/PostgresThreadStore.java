@@ -1,0 +1,304 @@
+package dev.aguistate.store;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.data.Interval;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import java.util.stream.StreamSupport;
+
+/**
+ * Threads in PostgreSQL, shared by all replicas; the tables ({@code agui_threads}, {@code agui_scopes},
+ * {@code agui_thread_locks}) come from {@code db/migrations} through {@link PostgresMigrator}.
+ *
+ * <p>A commit is one transaction of guarded writes: each {@code UPDATE} or {@code INSERT} only touches a row still
+ * at the expected version (or still absent), and a write that touched nothing is a {@link VersionConflict} that
+ * rolls everything back. Concurrent guarded writes to one row queue on its row lock and re-check the guard, so
+ * exactly one wins. Time is the database's {@code now()}, one clock for all replicas. Expired rows are invisible at
+ * once and deleted by {@link #deleteExpired()}. The store owns its pool and closes it.
+ */
+public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
+
+    /**
+     * Reads a thread and refreshes its expiry, but only when that moves it by more than $3 (a hundredth of the
+     * TTL): a write waits for a WAL flush, and a run's load comes right after the previous run's commit set the
+     * expiry anyway. The SELECT sees the row as it was before the UPDATE, which changes nothing it returns.
+     */
+    private static final String LOAD = """
+            WITH refreshed AS (
+                UPDATE agui_threads SET expires_at = now() + $2::interval
+                WHERE thread_id = $1 AND expires_at > now() AND expires_at < now() + $2::interval - $3::interval)
+            SELECT owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at,
+                   summary::text
+            FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
+
+    // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
+    // encode a Java string as a JSON string.
+    private static final String INSERT_THREAD = """
+            INSERT INTO agui_threads AS t (thread_id, owner, agent, state, messages, message_count, version,
+                                           created_at, updated_at, expires_at, meta)
+            VALUES ($1, $2, $3, $4::text::json, $5::text::json, $6, 1, now(), now(), now() + $7::interval,
+                    $8::text::json)
+            ON CONFLICT (thread_id) DO UPDATE
+                SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at,
+                     meta, summary, summary_through)
+                  = (excluded.owner, excluded.agent, excluded.state, excluded.messages, excluded.message_count,
+                     1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL)
+                WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
+            RETURNING version, created_at, updated_at""";
+
+    private static final String UPDATE_THREAD = """
+            UPDATE agui_threads
+            SET owner = $2, agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
+                version = version + 1, updated_at = now(), expires_at = now() + $7::interval, meta = $8::text::json
+            WHERE thread_id = $1 AND version = $9 AND expires_at > now()
+            RETURNING version, created_at, updated_at""";
+
+    private static final String THREAD_VERSION = """
+            SELECT version FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
+
+    private static final String LOAD_SCOPE = "SELECT state::text, version FROM agui_scopes WHERE scope = $1";
+
+    private static final String INSERT_SCOPE = """
+            INSERT INTO agui_scopes (scope, state, version) VALUES ($1, $2::text::json, 1)
+            ON CONFLICT (scope) DO NOTHING""";
+
+    private static final String UPDATE_SCOPE = """
+            UPDATE agui_scopes SET state = $2::text::json, version = version + 1
+            WHERE scope = $1 AND version = $3""";
+
+    private static final String SCOPE_VERSION = "SELECT version FROM agui_scopes WHERE scope = $1";
+
+    /** Deleting an expired row reports it as absent. */
+    private static final String DELETE = "DELETE FROM agui_threads WHERE thread_id = $1 RETURNING expires_at > now()";
+
+    private static final String LIST = """
+            SELECT thread_id, agent, version, message_count, created_at, updated_at
+            FROM agui_threads
+            WHERE owner = $1 AND expires_at > now()
+            ORDER BY updated_at DESC, thread_id
+            LIMIT $2 OFFSET $3""";
+
+    /** Takes the claim if there is none or it lapsed; returns a row only then. */
+    private static final String LOCK = """
+            INSERT INTO agui_thread_locks AS l (thread_id, token, run_id, expires_at)
+            VALUES ($1, $2, $4, now() + $3::interval)
+            ON CONFLICT (thread_id) DO UPDATE
+                SET token = excluded.token, run_id = excluded.run_id, expires_at = excluded.expires_at
+                WHERE l.expires_at <= now()
+            RETURNING token""";
+
+    private static final String CLAIM =
+            "SELECT token, run_id FROM agui_thread_locks WHERE thread_id = $1 AND expires_at > now()";
+
+    private static final String UNLOCK = "DELETE FROM agui_thread_locks WHERE thread_id = $1 AND token = $2";
+
+    private static final String RENEW = """
+            UPDATE agui_thread_locks SET expires_at = now() + $3::interval
+            WHERE thread_id = $1 AND token = $2 AND expires_at > now()""";
+
+    /** Only while the stored summary is the expected one; the version and the update time stay. */
+    private static final String SAVE_SUMMARY = """
+            UPDATE agui_threads SET summary = $3::text::json, summary_through = $4
+            WHERE thread_id = $1 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $2""";
+
+    private static final String LOCK_SUMMARY = """
+            INSERT INTO agui_summary_locks AS l (thread_id, token, expires_at) VALUES ($1, $2, now() + $3::interval)
+            ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+                WHERE l.expires_at <= now()
+            RETURNING token""";
+
+    private static final String UNLOCK_SUMMARY = "DELETE FROM agui_summary_locks WHERE thread_id = $1 AND token = $2";
+
+    private static final String DELETE_LAPSED_SUMMARY_LOCKS = "DELETE FROM agui_summary_locks WHERE expires_at <= now()";
+
+    private static final String DELETE_EXPIRED_THREADS = "DELETE FROM agui_threads WHERE expires_at <= now()";
+    private static final String DELETE_LAPSED_LOCKS = "DELETE FROM agui_thread_locks WHERE expires_at <= now()";
+
+    private static final String PING = "SELECT 1";
+
+    private final Pool pool;
+    private final Interval ttl;
+    private final Interval refreshSlack;
+    private final long maxThreadBytes;
+
+    public PostgresThreadStore(Pool pool, Duration ttl, long maxThreadBytes) {
+        this.pool = pool;
+        this.ttl = Interval.of(ttl);
+        this.refreshSlack = Interval.of(ttl.dividedBy(100));
+        this.maxThreadBytes = maxThreadBytes;
+    }
+
+    @Override
+    public Uni<Optional<StoredThread>> load(String threadId) {
+        return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl, refreshSlack)).map(rows -> first(rows).map(row ->
+                new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
+                        ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
+                        ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
+                        instant(row, "updated_at"), ThreadJson.summary(row.getString("summary")))));
+    }
+
+    @Override
+    public Uni<ScopedState> loadScope(String scope) {
+        return pool.preparedQuery(LOAD_SCOPE).execute(Tuple.of(scope)).map(rows -> first(rows)
+                .map(row -> new ScopedState(scope, ThreadJson.state(row.getString("state")), row.getLong("version")))
+                .orElseGet(() -> new ScopedState(scope, JsonNodeFactory.instance.objectNode(), 0)));
+    }
+
+    @Override
+    public Uni<StoredThread> commit(ThreadCommit commit) {
+        return Uni.createFrom().item(() -> SerializedCommit.of(commit, maxThreadBytes))
+                .chain(json -> pool.withTransaction(connection -> writeThread(connection, commit, json)
+                        .call(() -> writeScopes(connection, commit.scopes(), json.scopeStates()))));
+    }
+
+    private Uni<StoredThread> writeThread(SqlConnection connection, ThreadCommit commit, SerializedCommit json) {
+        StoredThread thread = commit.thread();
+        long expected = commit.expectedVersion();
+        Tuple values = Tuple.from(List.of(thread.threadId(), thread.owner(), thread.agent(),
+                ThreadJson.text(json.state()), ThreadJson.text(json.messages()), thread.messages().size(), ttl,
+                ThreadJson.text(json.meta())));
+        Uni<RowSet<Row>> write = expected == 0
+                ? connection.preparedQuery(INSERT_THREAD).execute(values)
+                : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $9
+        return guarded(connection, write, THREAD_VERSION, "thread", thread.threadId(), expected)
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return thread.committed(row.getLong("version"), instant(row, "created_at"),
+                            instant(row, "updated_at"));
+                });
+    }
+
+    /**
+     * In scope order, so that two commits writing the same scopes cannot deadlock on their row locks;
+     * {@code states} are the writes' serialized states, in the writes' order.
+     */
+    private Uni<Void> writeScopes(SqlConnection connection, List<ThreadCommit.ScopeWrite> writes,
+                                  List<byte[]> states) {
+        Uni<Void> all = Uni.createFrom().voidItem();
+        for (int n : IntStream.range(0, writes.size()).boxed()
+                .sorted(Comparator.comparing(n -> writes.get(n).scope())).toList()) {
+            all = all.call(() -> writeScope(connection, writes.get(n), ThreadJson.text(states.get(n))));
+        }
+        return all;
+    }
+
+    private Uni<RowSet<Row>> writeScope(SqlConnection connection, ThreadCommit.ScopeWrite write, String state) {
+        long expected = write.expectedVersion();
+        Uni<RowSet<Row>> written = expected == 0
+                ? connection.preparedQuery(INSERT_SCOPE).execute(Tuple.of(write.scope(), state))
+                : connection.preparedQuery(UPDATE_SCOPE).execute(Tuple.of(write.scope(), state, expected));
+        return guarded(connection, written, SCOPE_VERSION, "scope", write.scope(), expected);
+    }
+
+    /** The write's rows if it touched one; otherwise a {@link VersionConflict} with the version found instead. */
+    private static Uni<RowSet<Row>> guarded(SqlConnection connection, Uni<RowSet<Row>> write, String versionQuery,
+                                            String kind, String id, long expected) {
+        return write.chain(rows -> rows.rowCount() == 1 ? Uni.createFrom().item(rows)
+                : connection.preparedQuery(versionQuery).execute(Tuple.of(id)).map(found -> {
+                    long actual = first(found).map(row -> row.getLong("version")).orElse(0L);
+                    throw new VersionConflict(kind + " " + id, expected, actual);
+                }));
+    }
+
+    @Override
+    public Uni<Boolean> delete(String threadId) {
+        return pool.preparedQuery(DELETE).execute(Tuple.of(threadId))
+                .map(rows -> first(rows).map(row -> row.getBoolean(0)).orElse(false));
+    }
+
+    @Override
+    public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
+        return pool.preparedQuery(LIST).execute(Tuple.of(owner, limit, offset)).map(rows ->
+                StreamSupport.stream(rows.spliterator(), false).map(row -> new ThreadSummary(
+                        row.getString("thread_id"), row.getString("agent"), row.getLong("version"),
+                        row.getInteger("message_count"), instant(row, "created_at"), instant(row, "updated_at")))
+                        .toList());
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
+        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl), runId))
+                .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return pool.preparedQuery(CLAIM).execute(Tuple.of(threadId)).map(rows -> {
+            Iterator<Row> found = rows.iterator();
+            if (!found.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = found.next();
+            return Optional.of(new RunLock(threadId, row.getString("run_id"), row.getString("token")));
+        });
+    }
+
+    @Override
+    public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
+        return pool.preparedQuery(RENEW).execute(Tuple.of(lock.threadId(), lock.token(), Interval.of(lockTtl)))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
+    public Uni<Void> unlock(RunLock lock) {
+        return pool.preparedQuery(UNLOCK).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return pool.preparedQuery(SAVE_SUMMARY).execute(Tuple.of(threadId, previousThrough,
+                ThreadJson.summary(summary), summary.throughMessageId())).map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
+        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK_SUMMARY).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
+                .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return pool.preparedQuery(UNLOCK_SUMMARY).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+    }
+
+    /** Deletes expired threads and lapsed claims; returns how many threads went. Runs periodically. */
+    public Uni<Integer> deleteExpired() {
+        return pool.query(DELETE_LAPSED_LOCKS).execute()
+                .chain(() -> pool.query(DELETE_LAPSED_SUMMARY_LOCKS).execute())
+                .chain(() -> pool.query(DELETE_EXPIRED_THREADS).execute())
+                .map(RowSet::rowCount);
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return pool.query(PING).execute().replaceWithVoid();
+    }
+
+    /** Closing sends each connection's Terminate message; there is nothing to wait for. */
+    @Override
+    public void close() {
+        pool.closeAndForget();
+    }
+
+    private static Optional<Row> first(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next());
+    }
+
+    private static Instant instant(Row row, String column) {
+        return row.getOffsetDateTime(column).toInstant();
+    }
+}

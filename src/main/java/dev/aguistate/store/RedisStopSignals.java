@@ -1,0 +1,115 @@
+package dev.aguistate.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.RedisConnection;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.RedisOptions;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Stop requests through Redis publish/subscribe, on the channel {@code agui:run-stop}. Each replica holds one
+ * subscribed connection, made by a client of its own. It pings it every {@code timeout}: a healthy connection so
+ * never stays quiet long enough for the client's read limit (twice the timeout) to close it, and a silent one is
+ * closed by that limit. When the connection fails or closes, it subscribes again on a new one, a second later and
+ * then every second until Redis answers. A request published meanwhile is missed, as {@link StopSignals} allows.
+ */
+public final class RedisStopSignals implements StopSignals, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(RedisStopSignals.class);
+    static final String CHANNEL = "agui:run-stop";
+    private static final Duration RESUBSCRIBE_AFTER = Duration.ofSeconds(1);
+
+    private final Vertx vertx;
+    private final Redis publisher;
+    private final RedisOptions subscriberOptions;
+    private final Duration timeout;
+    private final LocalStopSignals listeners = new LocalStopSignals();
+    private final long pingTimer;
+    /** The client of the current subscription, or of the attempt to make one. */
+    private volatile Redis subscriber;
+    private volatile RedisConnection subscribed;
+    private volatile boolean closed;
+
+    /** Subscribes at once, and again whenever the subscription is lost. */
+    public RedisStopSignals(Vertx vertx, RedisOptions options, Duration timeout) {
+        this.vertx = vertx;
+        this.publisher = Redis.createClient(vertx, options);
+        this.subscriberOptions = new RedisOptions(options).setMaxPoolSize(1);
+        this.timeout = timeout;
+        subscribe();
+        this.pingTimer = vertx.setPeriodic(timeout.toMillis(), timer -> ping());
+    }
+
+    @Override
+    public Uni<Void> send(String key) {
+        return StoreCalls.timed(publisher.send(Request.cmd(Command.PUBLISH).arg(CHANNEL).arg(key)), timeout)
+                .replaceWithVoid();
+    }
+
+    @Override
+    public void listen(Consumer<String> onStop) {
+        listeners.listen(onStop);
+    }
+
+    private void subscribe() {
+        if (closed) {
+            return;
+        }
+        Redis client = Redis.createClient(vertx, subscriberOptions);
+        subscriber = client;
+        StoreCalls.timed(client.connect().call(connection -> {
+                    connection.handler(this::received);
+                    connection.endHandler(this::lost);
+                    connection.exceptionHandler(failure -> LOG.debugf("the subscription to %s failed: %s", CHANNEL,
+                            failure));
+                    return connection.send(Request.cmd(Command.SUBSCRIBE).arg(CHANNEL));
+                }), timeout)
+                .subscribe().with(connection -> subscribed = connection, failure -> {
+                    LOG.warnf("subscribing to %s failed (%s); retrying in %s", CHANNEL, failure.getMessage(),
+                            RESUBSCRIBE_AFTER);
+                    client.close();
+                    vertx.setTimer(RESUBSCRIBE_AFTER.toMillis(), timer -> subscribe());
+                });
+    }
+
+    /** A push message: {@code message}, the channel, the key. */
+    private void received(Response push) {
+        if (push.size() == 3 && "message".equals(push.get(0).toString()) && CHANNEL.equals(push.get(1).toString())) {
+            listeners.deliver(push.get(2).toString());
+        }
+    }
+
+    private void lost() {
+        subscribed = null;
+        subscriber.close();
+        if (!closed) {
+            LOG.warnf("the subscription to %s was lost; subscribing again in %s", CHANNEL, RESUBSCRIBE_AFTER);
+            vertx.setTimer(RESUBSCRIBE_AFTER.toMillis(), timer -> subscribe());
+        }
+    }
+
+    private void ping() {
+        RedisConnection connection = subscribed;
+        if (connection != null) {
+            connection.send(Request.cmd(Command.PING)).subscribe().with(pong -> {},
+                    failure -> LOG.debugf("pinging the subscription to %s failed: %s", CHANNEL, failure));
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        vertx.cancelTimer(pingTimer);
+        publisher.close();
+        Redis client = subscriber;
+        if (client != null) {
+            client.close();
+        }
+    }
+}

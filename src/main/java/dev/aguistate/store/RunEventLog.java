@@ -1,0 +1,37 @@
+package dev.aguistate.store;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Each run's events, in order, readable by any replica while the run goes on and for {@code agui.run.events-ttl}
+ * after it ended: what lets a client that lost its connection resume from its cursor, and a client on another
+ * replica join a live run. A log is named by its run's {@code key} (the claim's token: a run id is the client's
+ * choice and may repeat, a key never does). A log holds at most {@code agui.store.run-log.max-events}; older
+ * entries go first, and a reader that finds a gap before what it asked for knows it. A log whose run never ended
+ * goes {@code agui.store.run-log.idle-ttl} after its latest append.
+ */
+public interface RunEventLog {
+
+    /**
+     * Appends the run's next entries, in order; their {@code seq}s continue the log's without a gap. Entries whose
+     * {@code seq} the log holds already are skipped, so an append retried after a timeout neither fails nor
+     * duplicates.
+     */
+    Uni<Void> append(String key, List<LoggedEvent> entries);
+
+    /** The run has ended: its log is removed {@code ttl} from now. */
+    Uni<Void> expireAfter(String key, Duration ttl);
+
+    /** Up to {@code max} entries with a {@code seq} above {@code afterSeq}, oldest first; empty for an unknown log. */
+    Uni<List<LoggedEvent>> read(String key, long afterSeq, int max);
+
+    /**
+     * The entries above {@code afterSeq}: those in the log now, then each as it is appended. Never completes by
+     * itself (the reader cancels once it has seen the run's terminal event, or gives up on a run that was lost);
+     * fails with {@link StoreUnavailable} when the store cannot be read.
+     */
+    Multi<LoggedEvent> follow(String key, long afterSeq);
+}

@@ -1,0 +1,40 @@
+package dev.aguistate.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.protocol.Message;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A conversation thread as stored: its thread-scoped state, its complete message history, what the server
+ * remembers of it besides, who owns it, and a version that grows by one with every commit (optimistic
+ * concurrency).
+ *
+ * @param conversationSummary the summary of its earlier conversation, or null; a commit never writes it (see
+ *                            {@link ThreadStore#saveSummary}) and keeps the stored one
+ */
+public record StoredThread(String threadId, String owner, String agent, ObjectNode state, List<Message> messages,
+                           ThreadMeta meta, long version, Instant createdAt, Instant updatedAt,
+                           ConversationSummary conversationSummary) {
+
+    public StoredThread {
+        messages = List.copyOf(messages);
+        meta = meta == null ? ThreadMeta.EMPTY : meta;
+    }
+
+    /** A thread without a summary. */
+    public StoredThread(String threadId, String owner, String agent, ObjectNode state, List<Message> messages,
+                        ThreadMeta meta, long version, Instant createdAt, Instant updatedAt) {
+        this(threadId, owner, agent, state, messages, meta, version, createdAt, updatedAt, null);
+    }
+
+    /** This thread as a commit stored it. */
+    StoredThread committed(long newVersion, Instant created, Instant updated) {
+        return new StoredThread(threadId, owner, agent, state, messages, meta, newVersion, created, updated,
+                conversationSummary);
+    }
+
+    public ThreadSummary summary() {
+        return new ThreadSummary(threadId, agent, version, messages.size(), createdAt, updatedAt);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.aguistate.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * How the stores write a thread's state, messages and metadata: as the JSON of the wire (UTF-8), kept verbatim so
+ * that state keys stay in their order.
+ */
+final class ThreadJson {
+
+    /** The list type is spelled out because a bare {@code List} would lose each message's {@code role}. */
+    private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
+    /**
+     * Stored JSON is the server's own, and a thread is bounded by {@code agui.store.max-thread-bytes}: it is read
+     * without Jackson's 20-million-character string limit, which a single long answer in a large thread exceeds
+     * (the thread would be stored and then never load again).
+     */
+    private static final ObjectMapper STORED = storedMapper();
+    private static final ObjectReader MESSAGES_READER = STORED.readerFor(MESSAGES);
+
+    private static ObjectMapper storedMapper() {
+        ObjectMapper mapper = AgUiJson.mapper().copy();
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxStringLength(Integer.MAX_VALUE).build());
+        return mapper;
+    }
+
+    private ThreadJson() {}
+
+    static byte[] state(ObjectNode state) {
+        return AgUiJson.writeBytes(state);
+    }
+
+    static byte[] messages(List<Message> messages) {
+        try {
+            return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsBytes(messages);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("messages are not serializable", e);
+        }
+    }
+
+    static byte[] meta(ThreadMeta meta) {
+        return AgUiJson.writeBytes(meta);
+    }
+
+    static String summary(ConversationSummary summary) {
+        return text(AgUiJson.writeBytes(summary));
+    }
+
+    /** Null (no summary) reads as null. */
+    static ConversationSummary summary(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return STORED.readValue(json, ConversationSummary.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored summary is not valid JSON", e);
+        }
+    }
+
+    /** JSON as the text that Redis and PostgreSQL take. */
+    static String text(byte[] json) {
+        return new String(json, StandardCharsets.UTF_8);
+    }
+
+    /** Null (a thread stored before there was any) reads as empty. */
+    static ThreadMeta meta(String json) {
+        if (json == null) {
+            return ThreadMeta.EMPTY;
+        }
+        try {
+            return STORED.readValue(json, ThreadMeta.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored thread metadata is not valid JSON", e);
+        }
+    }
+
+    static ObjectNode state(String json) {
+        try {
+            return (ObjectNode) STORED.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored state is not JSON", e);
+        }
+    }
+
+    static List<Message> messages(String json) {
+        try {
+            return MESSAGES_READER.readValue(json);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("stored messages are not valid AG-UI JSON", e);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.aguistate.store;
+
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A store on a server (Redis, PostgreSQL) whose every call answers within {@code timeout}: one that takes longer
+ * fails with {@link StoreUnavailable}, and so does any failure that is not a {@link StoreFailure} already (a lost
+ * connection, a server error). The clients' connections are set up to match (see {@link ThreadStoreProducer}):
+ * a connection silent for longer than a call may take is closed, so a call that timed out does not hold it.
+ *
+ * <p>A timed-out call may still reach the server later, as network packets in flight do; every call is atomic on
+ * the server, so a timed-out commit is applied wholly or not at all.
+ */
+final class TimedThreadStore implements ThreadStore, AutoCloseable {
+
+    private final ThreadStore store;
+    private final Duration timeout;
+
+    TimedThreadStore(ThreadStore store, Duration timeout) {
+        this.store = store;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Uni<Optional<StoredThread>> load(String threadId) {
+        return timed(store.load(threadId));
+    }
+
+    @Override
+    public Uni<ScopedState> loadScope(String scope) {
+        return timed(store.loadScope(scope));
+    }
+
+    @Override
+    public Uni<StoredThread> commit(ThreadCommit commit) {
+        return timed(store.commit(commit));
+    }
+
+    @Override
+    public Uni<Boolean> delete(String threadId) {
+        return timed(store.delete(threadId));
+    }
+
+    @Override
+    public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
+        return timed(store.list(owner, offset, limit));
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl) {
+        return timed(store.tryLock(threadId, runId, ttl));
+    }
+
+    @Override
+    public Uni<Optional<RunLock>> claim(String threadId) {
+        return timed(store.claim(threadId));
+    }
+
+    @Override
+    public Uni<Boolean> renew(RunLock lock, Duration ttl) {
+        return timed(store.renew(lock, ttl));
+    }
+
+    @Override
+    public Uni<Void> unlock(RunLock lock) {
+        return timed(store.unlock(lock));
+    }
+
+    @Override
+    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
+        return timed(store.saveSummary(threadId, previousThrough, summary));
+    }
+
+    @Override
+    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl) {
+        return timed(store.tryLockSummary(threadId, ttl));
+    }
+
+    @Override
+    public Uni<Void> unlockSummary(SummaryLock lock) {
+        return timed(store.unlockSummary(lock));
+    }
+
+    @Override
+    public Uni<Void> ping() {
+        return timed(store.ping());
+    }
+
+    private <T> Uni<T> timed(Uni<T> call) {
+        return StoreCalls.timed(call, timeout);
+    }
+
+    /** The wrapped store owns its client. */
+    @Override
+    public void close() throws Exception {
+        if (store instanceof AutoCloseable client) {
+            client.close();
+        }
+    }
+}

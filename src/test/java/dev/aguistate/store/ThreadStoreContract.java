@@ -1,0 +1,326 @@
+package dev.aguistate.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.ToolCall;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link ThreadStore} must do; each implementation's test extends this. Thread ids and owners are
+ * fresh per test, so a shared server needs no cleaning between tests.
+ */
+public abstract class ThreadStoreContract {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** The size limit ({@code agui.store.max-thread-bytes}) that every store under test is made with. */
+    protected static final int MAX_THREAD_BYTES = 64 * 1024;
+
+    protected abstract ThreadStore store();
+
+    private final String owner = "user-" + UUID.randomUUID();
+
+    @Test
+    void anUnknownThreadIsAbsent() {
+        assertTrue(store().load("nope-" + UUID.randomUUID()).await().atMost(WAIT).isEmpty());
+    }
+
+    @Test
+    void aCommittedThreadReadsBackWithItsStateAndMessages() throws Exception {
+        StoredThread thread = thread(newId(), json("{\"title\":\"Soup\",\"n\":null,\"list\":[1,{\"a\":[]}]}"), List.of(
+                AgUiJson.read("{\"id\":\"u1\",\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"},"
+                        + "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"https://x/y.png\"}}]}", Message.class),
+                new Message.Assistant("a1", "Hello", List.of(new ToolCall("c1", "f", "{}"))),
+                new Message.Tool("t1", "ok", "c1")));
+
+        StoredThread stored = commit(thread, 0);
+
+        assertEquals(1, stored.version());
+        assertEquals(stored.createdAt(), stored.updatedAt());
+        StoredThread loaded = store().load(thread.threadId()).await().atMost(WAIT).orElseThrow();
+        assertEquals(thread.state(), loaded.state(), "nulls and nesting survive");
+        assertEquals(thread.messages(), loaded.messages(), "all roles and multimodal content survive");
+        assertEquals(owner, loaded.owner());
+        assertEquals("agent-x", loaded.agent());
+        assertEquals(1, loaded.version());
+    }
+
+    @Test
+    void aCommitFromAStaleVersionFailsAndWritesNothing() {
+        String id = newId();
+        commit(thread(id, json("{\"v\":1}"), List.of()), 0);
+        StoredThread second = commit(thread(id, json("{\"v\":2}"), List.of()), 1);
+        assertEquals(2, second.version());
+
+        Throwable failure = failureOf(() -> commit(thread(id, json("{\"v\":3}"), List.of()), 1));
+
+        assertInstanceOf(VersionConflict.class, failure);
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(json("{\"v\":2}"), loaded.state());
+        assertEquals(2, loaded.version());
+        assertFalse(loaded.createdAt().isAfter(loaded.updatedAt()));
+        assertInstanceOf(VersionConflict.class, failureOf(() -> commit(thread(id, json("{}"), List.of()), 0)),
+                "creating a thread that exists is a conflict too");
+    }
+
+    @Test
+    void ofConcurrentCommitsFromOneVersionExactlyOneWins() {
+        String id = newId();
+        commit(thread(id, json("{}"), List.of()), 0);
+        List<CompletableFuture<Boolean>> racers = IntStream.range(0, 8).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
+            try {
+                commit(thread(id, json("{\"winner\":" + i + "}"), List.of()), 1);
+                return true;
+            } catch (VersionConflict lost) {
+                return false;
+            }
+        })).toList();
+
+        long winners = racers.stream().map(CompletableFuture::join).filter(won -> won).count();
+
+        assertEquals(1, winners);
+        assertEquals(2, store().load(id).await().atMost(WAIT).orElseThrow().version());
+    }
+
+    @Test
+    void scopesStartEmptyAndCommitWithTheThreadAllOrNothing() {
+        String scope = ScopedState.userScope(owner);
+        ScopedState empty = store().loadScope(scope).await().atMost(WAIT);
+        assertEquals(0, empty.version());
+        assertEquals(json("{}"), empty.state());
+
+        String id = newId();
+        store().commit(new ThreadCommit(thread(id, json("{}"), List.of()), 0,
+                List.of(new ThreadCommit.ScopeWrite(scope, json("{\"user:lang\":\"fr\"}"), 0)))).await().atMost(WAIT);
+        assertEquals(1, store().loadScope(scope).await().atMost(WAIT).version());
+
+        Throwable failure = failureOf(() -> store().commit(new ThreadCommit(thread(id, json("{\"changed\":true}"),
+                List.of()), 1, List.of(new ThreadCommit.ScopeWrite(scope, json("{\"user:lang\":\"de\"}"), 0))))
+                .await().atMost(WAIT));
+
+        assertInstanceOf(VersionConflict.class, failure);
+        assertEquals(json("{}"), store().load(id).await().atMost(WAIT).orElseThrow().state(),
+                "a stale scope fails the whole commit");
+        assertEquals(json("{\"user:lang\":\"fr\"}"), store().loadScope(scope).await().atMost(WAIT).state());
+    }
+
+    @Test
+    void aThreadIsStoredUpToTheSizeLimitInUtf8BytesAndALargerOneIsRefusedWritingNothing() {
+        String id = newId();
+        // 'é' takes two bytes in UTF-8: 0.4 of the limit in characters is 0.8 of it in bytes, 0.6 is 1.2
+        StoredThread fits = thread(id, text("é".repeat(MAX_THREAD_BYTES * 4 / 10)), List.of());
+        commit(fits, 0);
+
+        Throwable tooLarge = failureOf(() -> commit(thread(id, text("é".repeat(MAX_THREAD_BYTES * 6 / 10)),
+                List.of()), 1));
+
+        assertInstanceOf(ThreadTooLarge.class, tooLarge);
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(1, loaded.version());
+        assertEquals(fits.state(), loaded.state());
+        assertInstanceOf(ThreadTooLarge.class, failureOf(() -> commit(thread(newId(), json("{}"),
+                List.of(new Message.User("u1", "x".repeat(MAX_THREAD_BYTES)))), 0)), "messages count too");
+    }
+
+    @Test
+    void aScopeOverTheSizeLimitFailsTheWholeCommit() {
+        String scope = ScopedState.userScope(owner);
+        String id = newId();
+
+        Throwable tooLarge = failureOf(() -> store().commit(new ThreadCommit(thread(id, json("{}"), List.of()), 0,
+                List.of(new ThreadCommit.ScopeWrite(scope, text("x".repeat(MAX_THREAD_BYTES)), 0))))
+                .await().atMost(WAIT));
+
+        assertInstanceOf(ThreadTooLarge.class, tooLarge);
+        assertTrue(store().load(id).await().atMost(WAIT).isEmpty());
+        assertEquals(0, store().loadScope(scope).await().atMost(WAIT).version());
+    }
+
+    @Test
+    void deleteRemovesTheThread() {
+        String id = newId();
+        commit(thread(id, json("{}"), List.of()), 0);
+
+        assertTrue(store().delete(id).await().atMost(WAIT));
+        assertTrue(store().load(id).await().atMost(WAIT).isEmpty());
+        assertFalse(store().delete(id).await().atMost(WAIT));
+    }
+
+    @Test
+    void theServersMetadataOfAThreadReadsBack() {
+        Interrupt open = new Interrupt("int-1", "tool_call", "Apply?", "c1",
+                json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}}}"),
+                "2026-11-21T10:00:00Z", null);
+        ThreadMeta meta = new ThreadMeta(Map.of("u1", Instant.parse("2026-11-20T09:30:00.123Z")), List.of(open),
+                List.of("int-0"), null, new RunRecord("run-1", "key-1", Instant.parse("2026-11-20T09:30:00Z"),
+                Instant.parse("2026-11-20T09:31:00.5Z"), "cancelled"));
+        StoredThread thread = thread(newId(), json("{}"), List.of(new Message.User("u1", "hi")));
+        StoredThread withMeta = new StoredThread(thread.threadId(), thread.owner(), thread.agent(), thread.state(),
+                thread.messages(), meta, 0, Instant.EPOCH, Instant.EPOCH);
+
+        commit(withMeta, 0);
+
+        assertEquals(meta, store().load(thread.threadId()).await().atMost(WAIT).orElseThrow().meta());
+    }
+
+    @Test
+    void listingShowsOnlyTheOwnersThreadsNewestFirstInPages() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = newId();
+            ids.add(0, id);
+            commit(thread(id, json("{}"), List.of()), 0);
+        }
+        StoredThread someoneElses = new StoredThread(newId(), "other-" + UUID.randomUUID(), "agent-x", json("{}"),
+                List.of(), ThreadMeta.EMPTY, 0, Instant.EPOCH, Instant.EPOCH);
+        store().commit(new ThreadCommit(someoneElses, 0, List.of())).await().atMost(WAIT);
+
+        List<ThreadSummary> first = store().list(owner, 0, 3).await().atMost(WAIT);
+        List<ThreadSummary> rest = store().list(owner, 3, 3).await().atMost(WAIT);
+
+        List<ThreadSummary> all = new ArrayList<>(first);
+        all.addAll(rest);
+        assertEquals(3, first.size());
+        assertEquals(new HashSet<>(ids), all.stream().map(ThreadSummary::threadId).collect(Collectors.toSet()),
+                "exactly the owner's threads, each once across the pages");
+        assertEquals(all.stream().sorted(ThreadSummary.NEWEST_FIRST).toList(), all, "newest first (ties by thread id)");
+        assertEquals(1, first.get(0).version());
+    }
+
+    @Test
+    void oneRunAtATimeHoldsAThread() {
+        String id = newId();
+        Optional<RunLock> first = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT);
+        assertTrue(first.isPresent());
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "a second run is refused");
+
+        store().unlock(first.get()).await().atMost(WAIT);
+        Optional<RunLock> second = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT);
+        assertTrue(second.isPresent());
+        assertNotEquals(first.get().token(), second.get().token());
+
+        store().unlock(first.get()).await().atMost(WAIT);
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "a stale holder cannot release the claim of the current one");
+    }
+
+    @Test
+    void onlyTheHolderRenewsAClaimAndOnlyWhileItHoldsIt() {
+        String id = newId();
+        RunLock held = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT));
+        assertFalse(store().renew(new RunLock(id, "run-1", "not-the-holder"), Duration.ofMinutes(1)).await().atMost(WAIT));
+        store().unlock(held).await().atMost(WAIT);
+        assertFalse(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT), "a released claim stays released");
+        assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+    }
+
+    @Test
+    void anyoneCanSeeWhichRunHoldsAThread() {
+        String id = newId();
+        assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "no run yet");
+        RunLock held = store().tryLock(id, "run 7: the second", Duration.ofMinutes(1)).await().atMost(WAIT)
+                .orElseThrow();
+
+        assertEquals(Optional.of(held), store().claim(id).await().atMost(WAIT));
+        store().unlock(held).await().atMost(WAIT);
+        assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "a released claim names no run");
+    }
+
+    @Test
+    void aSummaryIsSavedBesideTheThreadOnlyOverTheExpectedOneAndOutlivesCommits() {
+        String id = newId();
+        List<Message> messages = List.of(new Message.User("u1", "Plan a trip"), new Message.Assistant("a1", "Where to?", null),
+                new Message.User("u2", "Lisbon"));
+        commit(thread(id, json("{}"), messages), 0);
+        ConversationSummary first = new ConversationSummary("The user plans a trip.", "a1", 2,
+                Instant.parse("2026-11-23T10:00:00Z"));
+
+        assertFalse(store().saveSummary(id, "a1", first).await().atMost(WAIT), "there is no summary through a1 yet");
+        assertTrue(store().saveSummary(id, null, first).await().atMost(WAIT));
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(first, loaded.conversationSummary());
+        assertEquals(1, loaded.version(), "saving a summary does not move the version a run checks");
+        assertEquals(messages, loaded.messages(), "the history stays whole");
+
+        ConversationSummary second = new ConversationSummary("The user plans a trip to Lisbon.", "u2", 3,
+                Instant.parse("2026-11-23T10:05:00Z"));
+        assertFalse(store().saveSummary(id, null, second).await().atMost(WAIT), "the summary moved on from none");
+        commit(thread(id, json("{\"v\":2}"), messages), 1);
+        assertEquals(first, store().load(id).await().atMost(WAIT).orElseThrow().conversationSummary(),
+                "a commit keeps the summary");
+        assertTrue(store().saveSummary(id, "a1", second).await().atMost(WAIT));
+        assertEquals(second, store().load(id).await().atMost(WAIT).orElseThrow().conversationSummary());
+        assertFalse(store().saveSummary(newId(), null, second).await().atMost(WAIT), "no thread, no summary");
+    }
+
+    @Test
+    void oneSummarizerAtATimeAndApartFromTheRunClaim() {
+        String id = newId();
+        RunLock run = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+        SummaryLock held = store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "a second summarizer is refused");
+        assertEquals(Optional.of(run), store().claim(id).await().atMost(WAIT), "the run keeps its claim");
+        store().unlockSummary(new SummaryLock(id, "someone else")).await().atMost(WAIT);
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(),
+                "a stale holder cannot release it");
+        store().unlockSummary(held).await().atMost(WAIT);
+        assertTrue(store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+        assertEquals(Optional.of(run), store().claim(id).await().atMost(WAIT));
+    }
+
+    protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
+        return new StoredThread(id, owner, "agent-x", state, messages, ThreadMeta.EMPTY, 0, Instant.EPOCH,
+                Instant.EPOCH);
+    }
+
+    protected StoredThread commit(StoredThread thread, long expectedVersion) {
+        return store().commit(new ThreadCommit(thread, expectedVersion, List.of())).await().atMost(WAIT);
+    }
+
+    protected static String newId() {
+        return "thread-" + UUID.randomUUID();
+    }
+
+    /** A state of one string, {@code {"text": value}}. */
+    protected static ObjectNode text(String value) {
+        ObjectNode state = AgUiJson.mapper().createObjectNode();
+        state.put("text", value);
+        return state;
+    }
+
+    protected static ObjectNode json(String text) {
+        try {
+            return (ObjectNode) AgUiJson.mapper().readTree(text);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(text, e);
+        }
+    }
+
+    private static Throwable failureOf(Runnable action) {
+        return assertThrows(RuntimeException.class, action::run);
+    }
+}
