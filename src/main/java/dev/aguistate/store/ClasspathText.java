@@ -6,11 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** The stores' scripts and migrations, read once at start-up. */
-final class ClasspathText {
+public final class ClasspathText {
 
     private ClasspathText() {}
 
-    static String read(String resource) {
+    public static String read(String resource) {
         try (InputStream in = ClasspathText.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing class path resource " + resource);

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * Stop requests within this process: for the in-memory store, whose one replica runs every run; and, fed by a
  * subscription, the listeners of a replica for the shared stores.
  */
-final class LocalStopSignals implements StopSignals {
+public final class LocalStopSignals implements StopSignals {
 
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
@@ -27,7 +27,7 @@ final class LocalStopSignals implements StopSignals {
     }
 
     /** Hands {@code key} to every listener of this process. */
-    void deliver(String key) {
+    public void deliver(String key) {
         listeners.forEach(listener -> listener.accept(key));
     }
 }

@@ -20,25 +20,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Pull-based: a follower reads its next batch only when its reader asked for more, so a slow reader holds a
  * cursor, not a buffer; entries that its log dropped meanwhile (its bound) show as a gap before the next one.
  */
-final class LogFollowers {
+public final class LogFollowers {
 
     /** What one read fetches at most. */
-    static final int BATCH = 256;
+    public static final int BATCH = 256;
 
     /** Reads up to {@code max} entries above {@code afterSeq}. */
-    interface Reader {
+    public interface Reader {
         Uni<List<LoggedEvent>> read(long afterSeq, int max);
     }
 
     private final Optional<Duration> recheckEvery;
     private final ConcurrentHashMap<String, Set<Wakeup>> waiting = new ConcurrentHashMap<>();
 
-    LogFollowers(Optional<Duration> recheckEvery) {
+    public LogFollowers(Optional<Duration> recheckEvery) {
         this.recheckEvery = recheckEvery;
     }
 
     /** The log {@code key}'s entries above {@code afterSeq}, read with {@code reader}; see {@link RunEventLog#follow}. */
-    Multi<LoggedEvent> follow(String key, long afterSeq, Reader reader) {
+    public Multi<LoggedEvent> follow(String key, long afterSeq, Reader reader) {
         return Multi.createFrom().deferred(() -> {
             Wakeup wakeup = new Wakeup();
             waiting.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(wakeup);
@@ -60,7 +60,7 @@ final class LogFollowers {
     }
 
     /** The log {@code key} grew: its followers read again. */
-    void wake(String key) {
+    public void wake(String key) {
         Set<Wakeup> followers = waiting.get(key);
         if (followers != null) {
             followers.forEach(Wakeup::signal);
@@ -68,12 +68,12 @@ final class LogFollowers {
     }
 
     /** Every follower reads again: wake-ups may have been missed (a listening connection was down). */
-    void wakeAll() {
+    public void wakeAll() {
         waiting.values().forEach(followers -> followers.forEach(Wakeup::signal));
     }
 
     /** How many followers wait in this process. */
-    int count() {
+    public int count() {
         return waiting.values().stream().mapToInt(Set::size).sum();
     }
 

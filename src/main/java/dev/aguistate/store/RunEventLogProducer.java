@@ -1,5 +1,10 @@
 package dev.aguistate.store;
 
+import dev.aguistate.store.postgres.PostgresRunEventLog;
+import dev.aguistate.store.postgres.PostgresStopSignals;
+import dev.aguistate.store.redis.RedisRunEventLog;
+import dev.aguistate.store.redis.RedisStopSignals;
+import dev.aguistate.store.memory.InMemoryRunEventLog;
 import io.quarkus.runtime.Startup;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;

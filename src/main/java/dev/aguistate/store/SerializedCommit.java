@@ -12,10 +12,10 @@ import java.util.List;
  *
  * @param scopeStates in the order of {@link ThreadCommit#scopes()}
  */
-record SerializedCommit(byte[] state, byte[] messages, byte[] meta, List<byte[]> scopeStates) {
+public record SerializedCommit(byte[] state, byte[] messages, byte[] meta, List<byte[]> scopeStates) {
 
     /** @throws ThreadTooLarge when the thread or a scope's state is larger than {@code maxBytes} */
-    static SerializedCommit of(ThreadCommit commit, long maxBytes) {
+    public static SerializedCommit of(ThreadCommit commit, long maxBytes) {
         StoredThread thread = commit.thread();
         SerializedCommit serialized = new SerializedCommit(ThreadJson.state(thread.state()),
                 ThreadJson.messages(thread.messages()), ThreadJson.meta(thread.meta()),
@@ -32,12 +32,12 @@ record SerializedCommit(byte[] state, byte[] messages, byte[] meta, List<byte[]>
         return serialized;
     }
 
-    long threadBytes() {
+    public long threadBytes() {
         return (long) state.length + messages.length + meta.length;
     }
 
     /** The thread's part alone, for keeping it. */
-    SerializedCommit threadOnly() {
+    public SerializedCommit threadOnly() {
         return new SerializedCommit(state, messages, meta, List.of());
     }
 }

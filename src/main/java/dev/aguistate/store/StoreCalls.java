@@ -8,11 +8,11 @@ import java.time.Duration;
  * {@link StoreUnavailable}, also for any failure that is not a {@link StoreFailure} already (a lost connection, a
  * server error).
  */
-final class StoreCalls {
+public final class StoreCalls {
 
     private StoreCalls() {}
 
-    static <T> Uni<T> timed(Uni<T> call, Duration timeout) {
+    public static <T> Uni<T> timed(Uni<T> call, Duration timeout) {
         return call.ifNoItem().after(timeout)
                 .failWith(() -> new StoreUnavailable("the store did not answer within " + timeout, null))
                 .onFailure(failure -> !(failure instanceof StoreFailure))

@@ -29,7 +29,7 @@ public record StoredThread(String threadId, String owner, String agent, ObjectNo
     }
 
     /** This thread as a commit stored it. */
-    StoredThread committed(long newVersion, Instant created, Instant updated) {
+    public StoredThread committed(long newVersion, Instant created, Instant updated) {
         return new StoredThread(threadId, owner, agent, state, messages, meta, newVersion, created, updated,
                 conversationSummary);
     }

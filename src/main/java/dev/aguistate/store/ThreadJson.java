@@ -16,7 +16,7 @@ import java.util.List;
  * How the stores write a thread's state, messages and metadata: as the JSON of the wire (UTF-8), kept verbatim so
  * that state keys stay in their order.
  */
-final class ThreadJson {
+public final class ThreadJson {
 
     /** The list type is spelled out because a bare {@code List} would lose each message's {@code role}. */
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
@@ -37,11 +37,11 @@ final class ThreadJson {
 
     private ThreadJson() {}
 
-    static byte[] state(ObjectNode state) {
+    public static byte[] state(ObjectNode state) {
         return AgUiJson.writeBytes(state);
     }
 
-    static byte[] messages(List<Message> messages) {
+    public static byte[] messages(List<Message> messages) {
         try {
             return AgUiJson.mapper().writerFor(MESSAGES).writeValueAsBytes(messages);
         } catch (JsonProcessingException e) {
@@ -49,16 +49,16 @@ final class ThreadJson {
         }
     }
 
-    static byte[] meta(ThreadMeta meta) {
+    public static byte[] meta(ThreadMeta meta) {
         return AgUiJson.writeBytes(meta);
     }
 
-    static String summary(ConversationSummary summary) {
+    public static String summary(ConversationSummary summary) {
         return text(AgUiJson.writeBytes(summary));
     }
 
     /** Null (no summary) reads as null. */
-    static ConversationSummary summary(String json) {
+    public static ConversationSummary summary(String json) {
         if (json == null) {
             return null;
         }
@@ -70,12 +70,12 @@ final class ThreadJson {
     }
 
     /** JSON as the text that Redis and PostgreSQL take. */
-    static String text(byte[] json) {
+    public static String text(byte[] json) {
         return new String(json, StandardCharsets.UTF_8);
     }
 
     /** Null (a thread stored before there was any) reads as empty. */
-    static ThreadMeta meta(String json) {
+    public static ThreadMeta meta(String json) {
         if (json == null) {
             return ThreadMeta.EMPTY;
         }
@@ -86,7 +86,7 @@ final class ThreadJson {
         }
     }
 
-    static ObjectNode state(String json) {
+    public static ObjectNode state(String json) {
         try {
             return (ObjectNode) STORED.readTree(json);
         } catch (JsonProcessingException e) {
@@ -94,7 +94,7 @@ final class ThreadJson {
         }
     }
 
-    static List<Message> messages(String json) {
+    public static List<Message> messages(String json) {
         try {
             return MESSAGES_READER.readValue(json);
         } catch (JsonProcessingException e) {

@@ -1,5 +1,9 @@
 package dev.aguistate.store;
 
+import dev.aguistate.store.postgres.PostgresMigrator;
+import dev.aguistate.store.postgres.PostgresThreadStore;
+import dev.aguistate.store.redis.RedisThreadStore;
+import dev.aguistate.store.memory.InMemoryThreadStore;
 import io.quarkus.runtime.Startup;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mutiny.core.Vertx;
@@ -26,7 +30,7 @@ import org.jboss.logging.Logger;
  * timeout.
  */
 @Singleton
-class ThreadStoreProducer {
+public class ThreadStoreProducer {
 
     private static final Logger LOG = Logger.getLogger(ThreadStoreProducer.class);
 
@@ -133,7 +137,7 @@ class ThreadStoreProducer {
      * later). There is no read limit as for Redis: this client closes a connection by asking the server to, which a
      * silent server never does (see docs/reliability.md).
      */
-    static PgConnectOptions postgresOptions(StoreConfig config) {
+    public static PgConnectOptions postgresOptions(StoreConfig config) {
         Duration timeout = config.timeout();
         PgConnectOptions options = postgresServer(config)
                 .addProperty("statement_timeout", Integer.toString(millis(timeout)))

@@ -7,7 +7,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.store.ConversationSummary;
-import dev.aguistate.store.InMemoryThreadStore;
+import dev.aguistate.store.memory.InMemoryThreadStore;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfigs;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * replica sees the same threads, commits really in flight at once have one winner, unused threads expire while read
  * ones stay, and a lapsed claim can be taken.
  */
-abstract class SharedThreadStoreContract extends ThreadStoreContract {
+public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration SHORT_TTL = Duration.ofMillis(600);
@@ -116,7 +116,7 @@ abstract class SharedThreadStoreContract extends ThreadStoreContract {
     }
 
     /** Polls with a bound instead of sleeping a fixed time that is either too short or wasted. */
-    protected static void awaitUntil(BooleanSupplier condition, String what) {
+    public static void awaitUntil(BooleanSupplier condition, String what) {
         Instant deadline = Instant.now().plus(WAIT);
         while (!condition.getAsBoolean()) {
             assertTrue(Instant.now().isBefore(deadline), "not within " + WAIT + ": " + what);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * {@code agui.store.timeout}. A call to a silent store fails with {@link StoreUnavailable} instead of waiting
  * forever; a commit that timed out leaves the thread whole; the store serves again once its server answers.
  */
-abstract class StoreOutageContract {
+public abstract class StoreOutageContract {
 
     /** Short, but long enough for a first call (a new connection) on a busy machine. */
     protected static final Duration TIMEOUT = Duration.ofSeconds(1);

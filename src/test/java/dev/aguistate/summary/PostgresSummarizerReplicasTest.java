@@ -1,7 +1,7 @@
 package dev.aguistate.summary;
 
 import dev.aguistate.testing.StoreProfiles;
-import dev.aguistate.store.PostgresThreadStore;
+import dev.aguistate.store.postgres.PostgresThreadStore;
 import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

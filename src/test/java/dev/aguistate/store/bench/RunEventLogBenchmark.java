@@ -1,10 +1,10 @@
 package dev.aguistate.store.bench;
 
-import dev.aguistate.store.InMemoryRunEventLog;
+import dev.aguistate.store.memory.InMemoryRunEventLog;
 import dev.aguistate.store.LoggedEvent;
-import dev.aguistate.store.PostgresMigrator;
-import dev.aguistate.store.PostgresRunEventLog;
-import dev.aguistate.store.RedisRunEventLog;
+import dev.aguistate.store.postgres.PostgresMigrator;
+import dev.aguistate.store.postgres.PostgresRunEventLog;
+import dev.aguistate.store.redis.RedisRunEventLog;
 import dev.aguistate.store.RunEventLog;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

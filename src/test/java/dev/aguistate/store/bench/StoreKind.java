@@ -1,9 +1,9 @@
 package dev.aguistate.store.bench;
 
-import dev.aguistate.store.InMemoryThreadStore;
-import dev.aguistate.store.PostgresMigrator;
-import dev.aguistate.store.PostgresThreadStore;
-import dev.aguistate.store.RedisThreadStore;
+import dev.aguistate.store.memory.InMemoryThreadStore;
+import dev.aguistate.store.postgres.PostgresMigrator;
+import dev.aguistate.store.postgres.PostgresThreadStore;
+import dev.aguistate.store.redis.RedisThreadStore;
 import dev.aguistate.store.ThreadStore;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;

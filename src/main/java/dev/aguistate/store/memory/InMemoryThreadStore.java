@@ -1,5 +1,16 @@
-package dev.aguistate.store;
+package dev.aguistate.store.memory;
 
+import dev.aguistate.store.ConversationSummary;
+import dev.aguistate.store.RunLock;
+import dev.aguistate.store.ScopedState;
+import dev.aguistate.store.SerializedCommit;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.SummaryLock;
+import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadJson;
+import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.VersionConflict;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;

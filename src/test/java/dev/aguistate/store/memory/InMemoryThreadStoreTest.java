@@ -1,5 +1,11 @@
-package dev.aguistate.store;
+package dev.aguistate.store.memory;
 
+import dev.aguistate.store.RunLock;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadStoreContract;
+import dev.aguistate.store.ThreadTooLarge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,5 +1,8 @@
-package dev.aguistate.store;
+package dev.aguistate.store.memory;
 
+import dev.aguistate.store.LogFollowers;
+import dev.aguistate.store.LoggedEvent;
+import dev.aguistate.store.RunEventLog;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.EmptyUniSubscription;

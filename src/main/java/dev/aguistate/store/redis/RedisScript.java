@@ -1,5 +1,6 @@
-package dev.aguistate.store;
+package dev.aguistate.store.redis;
 
+import dev.aguistate.store.ClasspathText;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;

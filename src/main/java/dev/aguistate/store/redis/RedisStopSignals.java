@@ -1,5 +1,8 @@
-package dev.aguistate.store;
+package dev.aguistate.store.redis;
 
+import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.StoreCalls;
+import dev.aguistate.store.LocalStopSignals;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;

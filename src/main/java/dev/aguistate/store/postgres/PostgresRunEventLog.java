@@ -1,5 +1,9 @@
-package dev.aguistate.store;
+package dev.aguistate.store.postgres;
 
+import dev.aguistate.store.LogFollowers;
+import dev.aguistate.store.LoggedEvent;
+import dev.aguistate.store.RunEventLog;
+import dev.aguistate.store.StoreCalls;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;

@@ -1,5 +1,10 @@
-package dev.aguistate.store;
+package dev.aguistate.store.postgres;
 
+import dev.aguistate.store.LoggedEvent;
+import dev.aguistate.store.RunEventLog;
+import dev.aguistate.store.RunEventLogContract;
+import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.StoreServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

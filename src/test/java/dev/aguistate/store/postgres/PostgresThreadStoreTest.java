@@ -1,5 +1,10 @@
-package dev.aguistate.store;
+package dev.aguistate.store.postgres;
 
+import dev.aguistate.store.SharedThreadStoreContract;
+import dev.aguistate.store.StoreServer;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package dev.aguistate.store;
+package dev.aguistate.store.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

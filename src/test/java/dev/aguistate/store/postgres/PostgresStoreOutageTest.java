@@ -1,5 +1,11 @@
-package dev.aguistate.store;
+package dev.aguistate.store.postgres;
 
+import dev.aguistate.store.SharedThreadStoreContract;
+import dev.aguistate.store.StoreOutageContract;
+import dev.aguistate.store.StoreServer;
+import dev.aguistate.store.StoreUnavailable;
+import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadStoreProducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 

@@ -1,5 +1,6 @@
-package dev.aguistate.store;
+package dev.aguistate.store.postgres;
 
+import dev.aguistate.store.ClasspathText;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;

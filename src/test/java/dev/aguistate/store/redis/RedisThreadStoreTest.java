@@ -1,5 +1,8 @@
-package dev.aguistate.store;
+package dev.aguistate.store.redis;
 
+import dev.aguistate.store.SharedThreadStoreContract;
+import dev.aguistate.store.StoreServer;
+import dev.aguistate.store.ThreadStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vertx.mutiny.core.Vertx;

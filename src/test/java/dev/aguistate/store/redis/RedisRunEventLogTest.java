@@ -1,5 +1,10 @@
-package dev.aguistate.store;
+package dev.aguistate.store.redis;
 
+import dev.aguistate.store.LoggedEvent;
+import dev.aguistate.store.RunEventLog;
+import dev.aguistate.store.RunEventLogContract;
+import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.StoreServer;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
