@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.CountedUnits;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.LlmConfig;
 import dev.aguistate.llm.ModelLimits;

@@ -95,7 +95,7 @@ final class ConfirmationFlow {
     /**
      * Asks the user about the calls instead of running them: one {@code tool_call} interrupt each, expiring after
      * {@code agui.run.confirmation.expires-after}. In the client-tool form the client also gets a
-     * {@value Confirmations#CONFIRM_CHANGES} call per interrupt, whose id is the interrupt's, recorded in the
+     * {@value ToolCall#CONFIRM_CHANGES} call per interrupt, whose id is the interrupt's, recorded in the
      * transcript.
      */
     List<AgUiEvent> ask(List<ServerToolCall> calls, Transcript transcript) {
@@ -109,8 +109,8 @@ final class ConfirmationFlow {
             opened.add(new Interrupt(id, "tool_call", messages.request(), call.id(), Confirmations.RESPONSE_SCHEMA,
                     expiresAt, null));
             if (clientConfirms) {
-                confirmCalls.add(new ToolCall(id, Confirmations.CONFIRM_CHANGES, "{}"));
-                out.add(new AgUiEvent.ToolCallStart(id, Confirmations.CONFIRM_CHANGES, messageId));
+                confirmCalls.add(new ToolCall(id, ToolCall.CONFIRM_CHANGES, "{}"));
+                out.add(new AgUiEvent.ToolCallStart(id, ToolCall.CONFIRM_CHANGES, messageId));
                 out.add(new AgUiEvent.ToolCallArgs(id, "{}"));
                 out.add(new AgUiEvent.ToolCallEnd(id));
             }
@@ -131,7 +131,7 @@ final class ConfirmationFlow {
     /**
      * The outcome of a run that answered nothing: the thread's open interrupts, asked again; unless they take the
      * client-tool form, or none are open: then success naming the tool calls still left for the client
-     * ({@code openCalls}: frontend calls, or the {@value Confirmations#CONFIRM_CHANGES} calls that ask).
+     * ({@code openCalls}: frontend calls, or the {@value ToolCall#CONFIRM_CHANGES} calls that ask).
      */
     RunOutcome stillWaiting(List<String> openCalls) {
         return start.interrupts().open().isEmpty() || clientConfirms ? new RunOutcome.Success(openCalls)
@@ -141,7 +141,7 @@ final class ConfirmationFlow {
     /**
      * The run's outcome: the interrupts it opened, unless they took the client-tool form; then, or when it opened
      * none, success naming the tool calls left for the client: {@code clientCalls} (the last round's frontend
-     * calls) and the {@value Confirmations#CONFIRM_CHANGES} calls it made, whose ids are the interrupts'.
+     * calls) and the {@value ToolCall#CONFIRM_CHANGES} calls it made, whose ids are the interrupts'.
      */
     RunOutcome outcome(List<String> clientCalls) {
         if (opensInterrupts()) {

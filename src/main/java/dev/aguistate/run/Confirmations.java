@@ -24,13 +24,11 @@ import java.util.stream.Collectors;
  *   <li>The canonical interrupt: the run finishes with {@code outcome: interrupt}, one {@code tool_call} interrupt
  *       per waiting call; the next run carries {@code resume} entries.</li>
  *   <li>The client-tool form CopilotKit and the AG-UI dojo use, chosen when the client declares a
- *       {@value #CONFIRM_CHANGES} tool: the run calls that tool (its call id is the interrupt id) and finishes; the
+ *       {@value ToolCall#CONFIRM_CHANGES} tool: the run calls that tool (its call id is the interrupt id) and finishes; the
  *       next run carries a {@code tool} message answering it with {@code {"accepted": true|false}}.</li>
  * </ul>
  */
 final class Confirmations {
-
-    static final String CONFIRM_CHANGES = "confirm_changes";
 
     static final JsonNode RESPONSE_SCHEMA = AgUiJson.tree("""
             {"type":"object","properties":{"approved":{"type":"boolean"},\
@@ -38,10 +36,6 @@ final class Confirmations {
             "required":["approved"]}""");
 
     private Confirmations() {}
-
-    static boolean isConfirmCall(ToolCall call) {
-        return CONFIRM_CHANGES.equals(call.function().name());
-    }
 
     /** How a run answers its thread's open interrupts. */
     sealed interface Resumption {}
@@ -138,7 +132,7 @@ final class Confirmations {
         return new Answer(approved.booleanValue(), false, edited);
     }
 
-    /** The client-tool form's answer: a tool message for the {@value #CONFIRM_CHANGES} call. */
+    /** The client-tool form's answer: a tool message for the {@value ToolCall#CONFIRM_CHANGES} call. */
     private static Optional<Answer> toolAnswer(List<Message> messages, String interruptId) {
         return messages.stream()
                 .filter(m -> m instanceof Message.Tool tool && interruptId.equals(tool.toolCallId()))
@@ -146,7 +140,7 @@ final class Confirmations {
                     JsonNode content = parseOrNull(((Message.Tool) m).content().text());
                     JsonNode approved = approval(content);
                     if (approved == null) {
-                        throw invalidAnswer("the answer to " + CONFIRM_CHANGES + " call " + interruptId
+                        throw invalidAnswer("the answer to " + ToolCall.CONFIRM_CHANGES + " call " + interruptId
                                 + " must be JSON with a boolean 'accepted' (or 'approved')");
                     }
                     return new Answer(approved.booleanValue(), false, null);

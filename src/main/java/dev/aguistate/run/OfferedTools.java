@@ -4,6 +4,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ToolSchemas;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.Tool;
+import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.tools.BackendTool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import org.jboss.logging.Logger;
  * like one of the agent's is shadowed by it). {@value Confirmations#CONFIRM_CHANGES} is never offered: a client
  * that declares it chooses the client-tool form of confirmations.
  */
-final class OfferedTools {
+public final class OfferedTools {
 
     private static final Logger LOG = Logger.getLogger(OfferedTools.class);
 
@@ -35,12 +36,12 @@ final class OfferedTools {
         this.clientConfirms = clientConfirms;
     }
 
-    static OfferedTools of(AgentDefinition agent, RunAgentInput input) {
+    public static OfferedTools of(AgentDefinition agent, RunAgentInput input) {
         List<ToolSpecification> specifications = new ArrayList<>();
         agent.tools().values().forEach(t -> specifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         List<Tool> frontend = input.tools().stream()
-                .filter(t -> !Confirmations.CONFIRM_CHANGES.equals(t.name()))
+                .filter(t -> !ToolCall.CONFIRM_CHANGES.equals(t.name()))
                 .filter(t -> {
                     boolean shadowed = agent.tools().containsKey(t.name());
                     if (shadowed) {
@@ -51,12 +52,12 @@ final class OfferedTools {
                 })
                 .toList();
         frontend.forEach(t -> specifications.add(ToolSchemas.specification(t.name(), t.description(), t.parameters())));
-        boolean clientConfirms = input.tools().stream().anyMatch(t -> Confirmations.CONFIRM_CHANGES.equals(t.name()));
+        boolean clientConfirms = input.tools().stream().anyMatch(t -> ToolCall.CONFIRM_CHANGES.equals(t.name()));
         return new OfferedTools(agent, frontend.stream().map(Tool::name).collect(Collectors.toUnmodifiableSet()),
                 List.copyOf(specifications), clientConfirms);
     }
 
-    List<ToolSpecification> specifications() {
+    public List<ToolSpecification> specifications() {
         return specifications;
     }
 

@@ -1,5 +1,8 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.RoundKind;
+import dev.aguistate.run.request.ChatRequests;
+import dev.aguistate.run.request.ConversationMapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,7 +87,7 @@ final class Run {
         // a client that sent no state holds none: an empty object, like @ag-ui/client's default
         this.client = new ClientMirror(input.state() == null ? JsonNodeFactory.instance.objectNode() : input.state());
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(),
-                settings.budgetFor(agent), start.summary(), input.context(), tools);
+                settings.budgetFor(agent), start.summary(), input.context(), tools.specifications());
         this.toolEffects = new ToolEffects(state, client);
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
         List<String> fileHandles = ConversationMapper.fileHandleParts(start.conversation().added());

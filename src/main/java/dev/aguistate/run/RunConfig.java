@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.ContextWindow;
 import dev.aguistate.agent.OnDisconnect;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;

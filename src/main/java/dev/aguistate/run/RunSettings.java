@@ -1,5 +1,8 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.ContextWindow;
+import dev.aguistate.run.request.CountedUnits;
+import dev.aguistate.run.request.TokenBudget;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;

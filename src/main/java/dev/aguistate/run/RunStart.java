@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.PriorSummary;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StateLayers;

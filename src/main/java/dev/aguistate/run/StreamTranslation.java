@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.RoundKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

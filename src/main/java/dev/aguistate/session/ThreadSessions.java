@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
-import dev.aguistate.run.PriorSummary;
+import dev.aguistate.run.request.PriorSummary;
 import dev.aguistate.run.RunStart;
 import dev.aguistate.summary.Summarizer;
 import dev.aguistate.store.ConversationSummary;

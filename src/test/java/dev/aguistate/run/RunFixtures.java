@@ -1,5 +1,7 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.ContextWindow;
+import dev.aguistate.run.request.CountedUnits;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.TokenCalibration;
@@ -23,9 +25,9 @@ import java.util.List;
 import java.util.Map;
 
 /** Agents, requests and a recording journal for the plain unit tests of the run loop (no Quarkus). */
-final class RunFixtures {
+public final class RunFixtures {
 
-    static final StateSchema DOCUMENT = StateSchema.builder()
+    public static final StateSchema DOCUMENT = StateSchema.builder()
             .key("document", "The document's text", JsonType.STRING)
             .key("notes", "Notes, oldest first", JsonType.ARRAY)
             .build();
@@ -36,7 +38,7 @@ final class RunFixtures {
      * An agent whose {@code write_document} tool sets the document, predicted from its argument while it streams,
      * and whose {@code add_note} appends notes.
      */
-    static AgentDefinition.Builder writer() {
+    public static AgentDefinition.Builder writer() {
         return AgentDefinition.builder("writer")
                 .instructions("Write what the user asks for.")
                 .state(DOCUMENT)
@@ -52,7 +54,7 @@ final class RunFixtures {
     }
 
     /** A request as a client sends it, parsed by the server's own reader. */
-    static RunAgentInput input(String json) {
+    public static RunAgentInput input(String json) {
         return RunAgentInputReader.read(json.getBytes(StandardCharsets.UTF_8));
     }
 

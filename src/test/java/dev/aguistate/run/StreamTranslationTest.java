@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.request.RoundKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,7 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
+import dev.aguistate.run.OfferedTools;
+import dev.aguistate.run.RunFixtures;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
@@ -73,7 +75,7 @@ public class TokenBudgetBenchmark {
                 new ContextWindow(0, null), maxInputTokens == 0 ? TokenBudget.NONE
                         : new TokenBudget(maxInputTokens, ESTIMATOR, new TokenCalibration(),
                                 new CountedUnits(cached ? 100_000 : 0)),
-                null, input.context(), OfferedTools.of(agent, input));
+                null, input.context(), OfferedTools.of(agent, input).specifications());
     }
 
     @Benchmark

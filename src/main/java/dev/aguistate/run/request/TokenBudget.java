@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
@@ -22,9 +22,9 @@ import java.util.List;
  * @param maxInputTokens 0 for no budget: nothing is counted
  * @param counted        the units counted before, by any run
  */
-record TokenBudget(int maxInputTokens, TokenEstimator estimator, TokenCalibration calibration, CountedUnits counted) {
+public record TokenBudget(int maxInputTokens, TokenEstimator estimator, TokenCalibration calibration, CountedUnits counted) {
 
-    static final TokenBudget NONE = new TokenBudget(0, null, null, null);
+    public static final TokenBudget NONE = new TokenBudget(0, null, null, null);
 
     /**
      * The conversation as the LLM gets it.

@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.protocol.Context;
 import dev.aguistate.protocol.InputContent;
@@ -38,11 +38,11 @@ import java.util.Set;
  *       message between the results of one assistant turn would be rejected);</li>
  *   <li>an assistant tool call the client never answered (the user wrote instead of using the tool) gets a
  *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls;</li>
- *   <li>{@value Confirmations#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
+ *   <li>{@value ToolCall#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
  *       LLM sees the confirmed call's result instead.</li>
  * </ul>
  */
-final class ConversationMapper {
+public final class ConversationMapper {
 
     static final String UNANSWERED_TOOL_CALL = "The tool call was not answered; the user continued the conversation instead.";
     static final String ATTACHMENTS_FOLLOW = "[The result's attachments follow in the next message.]";
@@ -113,7 +113,7 @@ final class ConversationMapper {
     }
 
     /** The file-handle parts of user and tool messages, which the LLM does not get: "document (issued by openai)". */
-    static List<String> fileHandleParts(List<Message> messages) {
+    public static List<String> fileHandleParts(List<Message> messages) {
         List<String> dropped = new ArrayList<>();
         for (Message message : messages) {
             MessageContent content = message instanceof Message.User u ? u.content()
@@ -136,7 +136,7 @@ final class ConversationMapper {
         Set<String> ids = new HashSet<>();
         for (Message message : messages) {
             if (message instanceof Message.Assistant a && a.toolCalls() != null) {
-                a.toolCalls().stream().filter(Confirmations::isConfirmCall).forEach(c -> ids.add(c.id()));
+                a.toolCalls().stream().filter(ToolCall::confirmsChanges).forEach(c -> ids.add(c.id()));
             }
         }
         return ids;
@@ -144,7 +144,7 @@ final class ConversationMapper {
 
     private static boolean onlyConfirms(Message.Assistant a) {
         return (a.content() == null || a.content().isEmpty()) && a.toolCalls() != null && !a.toolCalls().isEmpty()
-                && a.toolCalls().stream().allMatch(Confirmations::isConfirmCall);
+                && a.toolCalls().stream().allMatch(ToolCall::confirmsChanges);
     }
 
     /** The client's {@code context} entries as one system message, or null when there are none. */
@@ -175,7 +175,7 @@ final class ConversationMapper {
         List<ToolExecutionRequest> requests = new ArrayList<>();
         if (a.toolCalls() != null) {
             for (ToolCall call : a.toolCalls()) {
-                if (Confirmations.isConfirmCall(call)) {
+                if (call.confirmsChanges()) {
                     continue;
                 }
                 String arguments = call.function().arguments();

@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.protocol.Message;
 import java.util.ArrayList;

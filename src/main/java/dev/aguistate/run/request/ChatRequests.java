@@ -1,10 +1,11 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Context;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StatePrompt;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
@@ -26,12 +27,12 @@ import org.jboss.logging.Logger;
  * format, or the summary prompt). Each request's estimate is compared with the tokens the upstream reports for it
  * ({@link #reported}), which calibrates the next ones.
  */
-final class ChatRequests {
+public final class ChatRequests {
 
     static final String STATE_OUTPUT_PROMPT = "Respond with the complete new state as a JSON object that matches "
             + "the given schema, keeping what the user did not ask to change. Respond with the JSON only.";
     /** The C# AG-UI sample's second call. */
-    static final String SUMMARY_PROMPT = "Please provide a concise summary of the state changes in at most two sentences.";
+    public static final String SUMMARY_PROMPT = "Please provide a concise summary of the state changes in at most two sentences.";
 
     private static final Logger LOG = Logger.getLogger(ChatRequests.class);
 
@@ -41,13 +42,13 @@ final class ChatRequests {
     private final TokenBudget budget;
     private final PriorSummary summary;
     private final List<Context> context;
-    private final OfferedTools tools;
+    private final List<ToolSpecification> tools;
     /** The latest request's estimate, before calibration; 0 when nothing was counted. */
     private int lastEstimate;
 
     /** @param summary the thread's summary, or null */
-    ChatRequests(AgentDefinition agent, StatePrompt statePrompt, ContextWindow window, TokenBudget budget,
-                 PriorSummary summary, List<Context> context, OfferedTools tools) {
+    public ChatRequests(AgentDefinition agent, StatePrompt statePrompt, ContextWindow window, TokenBudget budget,
+                 PriorSummary summary, List<Context> context, List<ToolSpecification> tools) {
         this.agent = agent;
         this.statePrompt = statePrompt;
         this.window = window;
@@ -61,7 +62,7 @@ final class ChatRequests {
      * @param state        the run's state now, or null when the agent keeps none
      * @param messageTimes when each stored message first reached the server, for the context window
      */
-    ChatRequest forRound(RoundKind kind, State state, List<Message> transcript, Map<String, Instant> messageTimes) {
+    public ChatRequest forRound(RoundKind kind, State state, List<Message> transcript, Map<String, Instant> messageTimes) {
         List<ChatMessage> head = new ArrayList<>();
         if (!agent.instructions().isBlank()) {
             head.add(SystemMessage.from(agent.instructions()));
@@ -102,7 +103,7 @@ final class ChatRequests {
                             .rootElement(JsonRawSchema.from(stateSchema())).build())
                     .build()).build();
             case SUMMARY -> ChatRequest.builder().messages(messages).build();
-            case TOOLS -> ChatRequest.builder().messages(messages).toolSpecifications(tools.specifications()).build();
+            case TOOLS -> ChatRequest.builder().messages(messages).toolSpecifications(tools).build();
         };
     }
 
@@ -114,7 +115,7 @@ final class ChatRequests {
         return switch (kind) {
             case STATE_OUTPUT -> stateSchema();
             case SUMMARY -> "";
-            case TOOLS -> tools.specifications().stream()
+            case TOOLS -> tools.stream()
                     .map(spec -> spec.name() + " " + spec.description() + " " + spec.parameters())
                     .collect(Collectors.joining("\n"));
         };
@@ -125,7 +126,7 @@ final class ChatRequests {
     }
 
     /** The upstream's count of the latest request's input tokens, which calibrates the next estimates. */
-    void reported(int inputTokens) {
+    public void reported(int inputTokens) {
         if (lastEstimate > 0) {
             budget.calibration().observe(lastEstimate, inputTokens);
         }

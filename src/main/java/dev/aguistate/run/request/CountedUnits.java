@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.protocol.Message;
 import java.util.LinkedHashMap;
@@ -12,13 +12,13 @@ import java.util.function.IntSupplier;
  * see docs/benchmarks.md). A unit is known by its first message's id, its length and its content's hash, so the
  * cache holds no messages; the rare collision costs only an estimate. Bounded; the least recently used go first.
  */
-final class CountedUnits {
+public final class CountedUnits {
 
     private record Key(String firstId, int size, int hash) {}
 
     private final LinkedHashMap<Key, Integer> counts;
 
-    CountedUnits(int maxUnits) {
+    public CountedUnits(int maxUnits) {
         this.counts = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, Integer> eldest) {

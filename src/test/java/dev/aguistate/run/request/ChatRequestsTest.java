@@ -1,5 +1,7 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
+import dev.aguistate.run.OfferedTools;
+import dev.aguistate.run.RunFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +30,7 @@ class ChatRequestsTest {
 
     private ChatRequest request(AgentDefinition agent, RoundKind kind, State state) {
         ChatRequests requests = new ChatRequests(agent, new StatePrompt("STATE {state}", 1000),
-                new ContextWindow(0, null), TokenBudget.NONE, null, input.context(), OfferedTools.of(agent, input));
+                new ContextWindow(0, null), TokenBudget.NONE, null, input.context(), OfferedTools.of(agent, input).specifications());
         return requests.forRound(kind, state, input.messages(), Map.of());
     }
 

@@ -1,9 +1,9 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.agent.AgentDefinition;
 
 /** What one LLM call of a run is for; decided once, when the round starts. */
-enum RoundKind {
+public enum RoundKind {
 
     /** A two-phase agent's first call: the model writes the complete new state as structured output. */
     STATE_OUTPUT,
@@ -13,7 +13,7 @@ enum RoundKind {
     TOOLS;
 
     /** @param round the round's number, from 1 */
-    static RoundKind of(AgentDefinition agent, int round) {
+    public static RoundKind of(AgentDefinition agent, int round) {
         if (!agent.twoPhaseState()) {
             return TOOLS;
         }

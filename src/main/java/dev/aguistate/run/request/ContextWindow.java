@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.request;
 
 import dev.aguistate.protocol.Message;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import java.util.Map;
  * @param maxMessages 0 for no limit
  * @param maxAge      null for no limit
  */
-record ContextWindow(int maxMessages, Duration maxAge) {
+public record ContextWindow(int maxMessages, Duration maxAge) {
 
     /**
      * @param times when each message (by id) first reached the server; a message it lacks is new (it is arriving
