@@ -1,5 +1,7 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.tracing.RunTrace;
+import dev.aguistate.run.tracing.RunTracing;
 import dev.aguistate.run.request.CountedUnits;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.LlmConfig;
@@ -278,7 +280,7 @@ public class AgentRunner {
             ToolContext context = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
                     .map(call -> Uni.createFrom().item(() -> {
-                                RunTrace.Tool span = run.trace().tool(call);
+                                RunTrace.Tool span = run.trace().tool(call.id(), call.name(), call.arguments());
                                 ToolOutcome outcome = call.tool() == null
                                         ? new ToolOutcome.Failure(call.notFound())
                                         : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),

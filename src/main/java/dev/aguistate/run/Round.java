@@ -2,6 +2,7 @@ package dev.aguistate.run;
 
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,12 @@ final class Round {
 
     Round(String messageId) {
         this.messageId = messageId;
+    }
+
+    /** What the model answered in this round, as one assistant message. */
+    Message.Assistant answer() {
+        return new Message.Assistant(messageId, text.toString(), toolCalls.values().stream()
+                .map(call -> new ToolCall(call.id, call.name, call.arguments.toString())).toList());
     }
 
     /** The client created the assistant message: it has text or a tool call. */

@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.tracing.RunTrace;
 import dev.aguistate.run.request.RoundKind;
 import dev.aguistate.run.request.ChatRequests;
 import dev.aguistate.run.request.ConversationMapper;
@@ -237,7 +238,7 @@ final class Run {
 
     /** The round's LLM call ended: failed, cancelled, or with its answer. */
     void chatEnded(Throwable failure, boolean cancelled) {
-        chat.ended(failure, cancelled, translation.round());
+        chat.ended(failure, cancelled, translation.round()::answer);
         chat = null;
     }
 

@@ -1,5 +1,6 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.tracing.RunTracing;
 import dev.aguistate.run.request.ChatRequests;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Context;

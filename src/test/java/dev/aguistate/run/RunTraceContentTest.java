@@ -1,5 +1,11 @@
 package dev.aguistate.run;
 
+import dev.aguistate.run.tracing.RunTracing;
+import dev.aguistate.run.AgentRunner;
+import dev.aguistate.run.RunFixtures;
+import dev.aguistate.run.RunMetrics;
+import dev.aguistate.run.StopSwitch;
+import dev.aguistate.run.StubStreamingModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.tracing;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

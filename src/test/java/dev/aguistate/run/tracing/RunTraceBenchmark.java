@@ -1,8 +1,9 @@
-package dev.aguistate.run;
+package dev.aguistate.run.tracing;
 
 import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelUsage;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.tools.ToolOutcome;
@@ -17,6 +18,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -54,13 +56,12 @@ public class RunTraceBenchmark {
     private final RunAgentInput input = RunAgentInputReader.read(
             "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8));
     private final ChatRequest request = ChatRequest.builder().messages(UserMessage.from("Hi")).build();
-    private final ServerToolCall call = new ServerToolCall("call-1", "clock", "{}", null);
     private final ModelEvent.Completed toolCalls = new ModelEvent.Completed(
             new ModelUsage("gpt", 120, 15, 135), FinishReason.TOOL_CALLS);
     private final ModelEvent.Completed stop = new ModelEvent.Completed(
             new ModelUsage("gpt", 150, 40, 190), FinishReason.STOP);
     private final ToolOutcome result = new ToolOutcome.Success("12:00", null);
-    private final Round answer = new Round("m1");
+    private final Message.Assistant answer = new Message.Assistant("m1", "", List.of());
 
     @Setup
     public void setUp() {
@@ -89,12 +90,12 @@ public class RunTraceBenchmark {
         Object metadata = trace.startedMetadata();
         RunTrace.Chat first = trace.chat("gpt", request);
         first.completed(toolCalls);
-        first.ended(null, false, answer);
-        RunTrace.Tool tool = trace.tool(call);
+        first.ended(null, false, () -> answer);
+        RunTrace.Tool tool = trace.tool("call-1", "clock", "{}");
         tool.ended(result);
         RunTrace.Chat second = trace.chat("gpt", request);
         second.completed(stop);
-        second.ended(null, false, answer);
+        second.ended(null, false, () -> answer);
         trace.ended("success");
         return metadata;
     }

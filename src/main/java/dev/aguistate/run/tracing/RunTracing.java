@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.tracing;
 
 import dev.aguistate.protocol.RunAgentInput;
 import io.opentelemetry.api.OpenTelemetry;
@@ -21,18 +21,18 @@ public class RunTracing {
     private final boolean captureContent;
 
     @Inject
-    RunTracing(Tracer tracer, TracingConfig config,
+    public RunTracing(Tracer tracer, TracingConfig config,
                @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean sdkDisabled) {
         this(sdkDisabled ? OpenTelemetry.noop().getTracer("agui-state-server") : tracer, config.captureContent());
     }
 
-    RunTracing(Tracer tracer, boolean captureContent) {
+    public RunTracing(Tracer tracer, boolean captureContent) {
         this.tracer = tracer;
         this.captureContent = captureContent;
     }
 
     /** Starts the run's span as a child of {@code parent} (the request's trace, when it came with one). */
-    RunTrace start(String agent, RunAgentInput input, String provider, Context parent) {
+    public RunTrace start(String agent, RunAgentInput input, String provider, Context parent) {
         return new RunTrace(tracer, captureContent, agent, input, provider, parent);
     }
 }

@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.run.tracing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelFailure;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.tools.ToolOutcome;
 import dev.langchain4j.data.message.ChatMessageSerializer;
@@ -21,6 +22,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * One run's spans, with the OpenTelemetry GenAI semantic conventions: {@code invoke_agent {agent}} for the run,
@@ -33,7 +35,7 @@ import java.util.Locale;
  * never taken from a thread-local current context. Its steps are serial ({@link Run}): {@link #chat} happens-before
  * the tools of that round, which only read {@link #chatContext}.
  */
-final class RunTrace {
+public final class RunTrace {
 
     static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
     static final AttributeKey<String> PROVIDER = AttributeKey.stringKey("gen_ai.provider.name");
@@ -89,7 +91,7 @@ final class RunTrace {
      * so a page can attach feedback to the server's trace; null when the span is not recorded (tracing off, or this
      * trace not sampled).
      */
-    JsonNode startedMetadata() {
+    public JsonNode startedMetadata() {
         SpanContext context = span.getSpanContext();
         if (!span.isRecording() || !context.isSampled()) {
             return null;
@@ -100,7 +102,7 @@ final class RunTrace {
     }
 
     /** Starts the span of one LLM call; the round's tools become its children. */
-    Chat chat(String model, ChatRequest request) {
+    public Chat chat(String model, ChatRequest request) {
         Span chat = ids(tracer.spanBuilder("chat " + model).setParent(runContext).setSpanKind(SpanKind.CLIENT)
                 .setAttribute(OPERATION, "chat").setAttribute(REQUEST_MODEL, model)).startSpan();
         if (captureContent && chat.isRecording()) {
@@ -111,24 +113,24 @@ final class RunTrace {
     }
 
     /** Starts the span of one backend tool call, as a child of the LLM call that asked for it. */
-    Tool tool(ServerToolCall call) {
-        Span tool = ids(tracer.spanBuilder("execute_tool " + call.name()).setParent(chatContext)
+    public Tool tool(String callId, String name, String arguments) {
+        Span tool = ids(tracer.spanBuilder("execute_tool " + name).setParent(chatContext)
                 .setSpanKind(SpanKind.INTERNAL).setAttribute(OPERATION, "execute_tool")
-                .setAttribute(TOOL_NAME, call.name()).setAttribute(TOOL_CALL_ID, call.id())
+                .setAttribute(TOOL_NAME, name).setAttribute(TOOL_CALL_ID, callId)
                 .setAttribute(TOOL_TYPE, "function")).startSpan();
         if (captureContent && tool.isRecording()) {
-            tool.setAttribute(TOOL_ARGUMENTS, call.arguments());
+            tool.setAttribute(TOOL_ARGUMENTS, arguments);
         }
         return new Tool(tool);
     }
 
     /** The run failed with this stable code. */
-    void failed(String code) {
+    public void failed(String code) {
         fail(span, code);
     }
 
     /** Ends the run's span; {@code outcome} is success, error or cancelled. */
-    void ended(String outcome) {
+    public void ended(String outcome) {
         span.setAttribute(OUTCOME, outcome);
         span.end();
     }
@@ -139,7 +141,7 @@ final class RunTrace {
     }
 
     /** The span of one LLM call. */
-    final class Chat {
+    public final class Chat {
 
         private final Span span;
 
@@ -148,7 +150,7 @@ final class RunTrace {
         }
 
         /** The response completed: its model, token usage and finish reason. */
-        void completed(ModelEvent.Completed completed) {
+        public void completed(ModelEvent.Completed completed) {
             if (completed.usage() != null) {
                 if (completed.usage().model() != null) {
                     span.setAttribute(RESPONSE_MODEL, completed.usage().model());
@@ -165,21 +167,24 @@ final class RunTrace {
             }
         }
 
-        /** Ends the span: failed with the call's stable code, cancelled (the run stopped), or with its answer. */
-        void ended(Throwable failure, boolean cancelled, Round answer) {
+        /**
+         * Ends the span: failed with the call's stable code, cancelled (the run stopped), or with its answer, which
+         * is asked for only when content is captured.
+         */
+        public void ended(Throwable failure, boolean cancelled, Supplier<Message.Assistant> answer) {
             if (failure != null) {
                 fail(span, failure instanceof ModelFailure model ? model.kind().code() : "llm_error");
             } else if (cancelled) {
                 span.setAttribute(ERROR_TYPE, "cancelled");
             } else if (captureContent && span.isRecording()) {
-                span.setAttribute(OUTPUT_MESSAGES, outputMessages(answer));
+                span.setAttribute(OUTPUT_MESSAGES, outputMessages(answer.get()));
             }
             span.end();
         }
     }
 
     /** The span of one backend tool call. */
-    final class Tool {
+    public final class Tool {
 
         private final Span span;
 
@@ -187,7 +192,7 @@ final class RunTrace {
             this.span = span;
         }
 
-        void ended(ToolOutcome outcome) {
+        public void ended(ToolOutcome outcome) {
             if (outcome instanceof ToolOutcome.Failure failure) {
                 fail(span, failure.failure().kind().name().toLowerCase(Locale.ROOT));
             }
@@ -204,14 +209,14 @@ final class RunTrace {
     }
 
     /** The answer as the conventions' output messages: one assistant message of text and tool-call parts. */
-    private static String outputMessages(Round answer) {
+    private static String outputMessages(Message.Assistant answer) {
         ObjectNode message = JsonNodeFactory.instance.objectNode().put("role", "assistant");
         ArrayNode parts = message.putArray("parts");
-        if (!answer.text.isEmpty()) {
-            parts.addObject().put("type", "text").put("content", answer.text.toString());
+        if (answer.content() != null && !answer.content().isEmpty()) {
+            parts.addObject().put("type", "text").put("content", answer.content());
         }
-        answer.toolCalls.values().forEach(call -> parts.addObject().put("type", "tool_call").put("id", call.id)
-                .put("name", call.name).put("arguments", call.arguments.toString()));
+        answer.toolCalls().forEach(call -> parts.addObject().put("type", "tool_call").put("id", call.id())
+                .put("name", call.function().name()).put("arguments", call.function().arguments()));
         return JsonNodeFactory.instance.arrayNode().add(message).toString();
     }
 }
