@@ -1,5 +1,7 @@
 package dev.aguistate.run;
 
+import dev.aguistate.mutiny.DirectSubscriber;
+import dev.aguistate.state.StateConfig;
 import dev.aguistate.run.tracing.RunTrace;
 import dev.aguistate.run.tracing.RunTracing;
 import dev.aguistate.run.request.CountedUnits;

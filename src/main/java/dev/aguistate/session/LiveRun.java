@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
-import dev.aguistate.run.DirectSubscriber;
+import dev.aguistate.mutiny.DirectSubscriber;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;

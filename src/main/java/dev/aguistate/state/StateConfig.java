@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.state;
 
 import dev.aguistate.state.DeltaPacing;
 import io.smallrye.config.ConfigMapping;

@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.mutiny;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.helpers.Subscriptions;
