@@ -27,7 +27,7 @@ import java.time.Duration;
  * the exchange of the call that is starting on this thread: langchain4j sends the request from within
  * {@code chat}, on the caller's thread, before returning.
  */
-final class OpenAiCompatibleModel implements StreamingModel {
+public final class OpenAiCompatibleModel implements StreamingModel {
 
     static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -37,7 +37,7 @@ final class OpenAiCompatibleModel implements StreamingModel {
     private final ThreadLocal<OneCall> starting = new ThreadLocal<>();
     private final OpenAiStreamingChatModel model;
 
-    OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters) {
+    public OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters) {
         this.config = config;
         this.http = new UpstreamHttp(vertx, config, meters);
         this.description = new ModelDescription(ModelDescription.OPENAI_COMPATIBLE, "openai", config.model(),

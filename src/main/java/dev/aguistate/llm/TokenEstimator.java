@@ -22,7 +22,7 @@ import java.util.List;
  * parts cost a flat amount (an image at high detail is 765 tokens or less). Thread-safe.
  *
  * <p>Loading a tokenizer's vocabulary takes a second or two: {@link #forModel} does it at once, and the server makes
- * its estimator at start-up ({@link ModelProducer}), never on an event loop.
+ * its estimator at start-up (llm.wiring.ModelProducer), never on an event loop.
  */
 public final class TokenEstimator {
 

@@ -1,5 +1,6 @@
 package dev.aguistate.store;
 
+import dev.aguistate.store.wiring.ThreadStoreProducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

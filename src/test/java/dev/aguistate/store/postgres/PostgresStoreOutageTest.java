@@ -5,7 +5,7 @@ import dev.aguistate.store.StoreOutageContract;
 import dev.aguistate.store.StoreServer;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.ThreadCommit;
-import dev.aguistate.store.ThreadStoreProducer;
+import dev.aguistate.store.wiring.ThreadStoreProducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 

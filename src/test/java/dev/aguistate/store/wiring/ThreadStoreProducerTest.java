@@ -1,5 +1,9 @@
-package dev.aguistate.store;
+package dev.aguistate.store.wiring;
 
+import dev.aguistate.store.StoreConfig;
+import dev.aguistate.store.StoreConfigs;
+import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.TimedThreadStore;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

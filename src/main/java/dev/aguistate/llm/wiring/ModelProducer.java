@@ -1,5 +1,9 @@
-package dev.aguistate.llm;
+package dev.aguistate.llm.wiring;
 
+import dev.aguistate.llm.LlmConfig;
+import dev.aguistate.llm.OpenAiCompatibleModel;
+import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.llm.demo.ScriptedDemoModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

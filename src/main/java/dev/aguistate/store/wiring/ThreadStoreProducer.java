@@ -1,5 +1,8 @@
-package dev.aguistate.store;
+package dev.aguistate.store.wiring;
 
+import dev.aguistate.store.StoreConfig;
+import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.TimedThreadStore;
 import dev.aguistate.store.postgres.PostgresMigrator;
 import dev.aguistate.store.postgres.PostgresThreadStore;
 import dev.aguistate.store.redis.RedisThreadStore;
@@ -45,14 +48,14 @@ public class ThreadStoreProducer {
     private final Vertx vertx;
     private long cleanUpTimer = -1;
 
-    ThreadStoreProducer(Vertx vertx) {
+    public ThreadStoreProducer(Vertx vertx) {
         this.vertx = vertx;
     }
 
     @Produces
     @ApplicationScoped
     @Startup
-    ThreadStore threadStore(StoreConfig config) {
+    public ThreadStore threadStore(StoreConfig config) {
         LOG.infof("threads are stored in %s", config.kind().name().toLowerCase());
         return switch (config.kind()) {
             case MEMORY -> memory(config);
@@ -168,7 +171,7 @@ public class ThreadStoreProducer {
         return Math.toIntExact(Math.max(1, duration.toMillis()));
     }
 
-    void close(@Disposes ThreadStore store) throws Exception {
+    public void close(@Disposes ThreadStore store) throws Exception {
         vertx.cancelTimer(cleanUpTimer);
         if (store instanceof AutoCloseable client) {
             client.close();

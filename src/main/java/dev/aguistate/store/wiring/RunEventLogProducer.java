@@ -1,5 +1,9 @@
-package dev.aguistate.store;
+package dev.aguistate.store.wiring;
 
+import dev.aguistate.store.LocalStopSignals;
+import dev.aguistate.store.RunEventLog;
+import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.postgres.PostgresRunEventLog;
 import dev.aguistate.store.postgres.PostgresStopSignals;
 import dev.aguistate.store.redis.RedisRunEventLog;
