@@ -14,7 +14,9 @@
 //   - GET /agui/{agent}/capabilities fits @ag-ui/core 1.0's AgentCapabilitiesSchema made strict
 //     (an unknown field fails instead of riding along);
 //   - every SSE frame the server sends in the suite, read off the wire before any client
-//     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict.
+//     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict;
+//   - no message the server snapshots (MESSAGES_SNAPSHOT) or stores (GET /threads/{id} of every
+//     thread a test ran on) is empty: an assistant message says something or calls a tool.
 //
 // The suite runs once per client in use: @ag-ui/client 1.0.0 and 0.0.59 (what CopilotKit 1.75
 // ships, installed under the npm alias @ag-ui/client-0.0.59); AGUI_CLIENT picks one, and
@@ -73,10 +75,15 @@ beforeEach(() => {
   testConsole = [];
   sinks.add(testConsole);
 });
-afterEach(() => {
+afterEach(async () => {
   sinks.delete(testConsole);
-  assert.deepEqual(testConsole, [], "console.warn/console.error was called during the test");
-  assert.deepEqual(frameViolations.splice(0), [], "the server sent frames that are not strict AG-UI 1.0 events");
+  const found = {
+    "console.warn/console.error during the test": testConsole,
+    "frames that are not strict AG-UI 1.0 events": frameViolations.splice(0),
+    "empty messages in a MESSAGES_SNAPSHOT": emptySnapshotted.splice(0),
+    "empty messages stored (GET /threads/{id})": await emptyStoredMessages(),
+  };
+  assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((what) => [what, []])));
 });
 
 /**
@@ -118,6 +125,7 @@ function deepStrict(schema) {
 // ---------------------------------------------------------------------------
 const StrictEvent = deepStrict(EventSchemas);
 const frameViolations = [];
+const emptySnapshotted = [];
 const wire = { frames: 0 };
 
 /** Splits SSE bytes into frames as they arrive and validates each frame's data as one event. */
@@ -152,11 +160,53 @@ class FrameChecker {
     if (!checked.success) {
       frameViolations.push({ where: this.where, type: event?.type, issues: checked.error.issues, event });
     }
+    if (event?.type === "MESSAGES_SNAPSHOT") {
+      emptySnapshotted.push(...event.messages.filter(isEmptyMessage).map((message) => ({ where: this.where, message })));
+    }
   }
+}
+
+const hasContent = (content) => (typeof content === "string" ? content.length > 0 : Array.isArray(content) && content.length > 0);
+
+/**
+ * A message that carries nothing: an assistant message without text or tool calls (a client never makes one, and
+ * an LLM given one starts over instead of answering), or a user, system, developer or tool message without content.
+ */
+function isEmptyMessage(message) {
+  switch (message.role) {
+    case "assistant":
+      return !hasContent(message.content) && !(message.toolCalls?.length > 0);
+    case "user":
+    case "system":
+    case "developer":
+    case "tool":
+      return !hasContent(message.content);
+    default:
+      return false; // reasoning and activity messages carry what they carry
+  }
+}
+
+/** The threads the test ran on: every run request's threadId, as the wire fetch saw it. */
+const threadsRunOn = new Set();
+
+/** The empty messages the server stores for the threads the test ran on (each thread read once). */
+async function emptyStoredMessages() {
+  const empty = [];
+  for (const threadId of threadsRunOn) {
+    const response = await wireFetch(`${SERVER_URL}/threads/${encodeURIComponent(threadId)}`);
+    if (response.status === 404) continue; // never stored (refused, or a connect to a thread that is not there)
+    assert.equal(response.status, 200, `GET /threads/${threadId}`);
+    const { messages } = await response.json();
+    empty.push(...messages.filter(isEmptyMessage).map((message) => ({ threadId, message })));
+  }
+  threadsRunOn.clear();
+  return empty;
 }
 
 const wireFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
+  const threadId = typeof init?.body === "string" && init.body.startsWith("{") ? JSON.parse(init.body).threadId : undefined;
+  if (typeof threadId === "string") threadsRunOn.add(threadId);
   const response = await wireFetch(input, init);
   if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
   const checker = new FrameChecker(String(input?.url ?? input));
@@ -455,6 +505,27 @@ test("frontend tool: change_background is left to the client, then answered in a
     JSON.stringify(agent.messages),
   );
   assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("a frontend tool on a page that also offers confirm_changes: nothing is added after the call", TIMEOUT, async () => {
+  // CopilotKit offers a page's actions to every agent, confirm_changes too (issue 25)
+  const tools = [CHANGE_BACKGROUND, { name: "confirm_changes", description: "Ask the user to confirm", parameters: { type: "object", properties: {} } }];
+  const agent = newAgent();
+  addUserMessage(agent, "Please change the background to blue");
+  const run1 = await runAndRecord(agent, { tools });
+  assertCleanRun(run1);
+  const [call] = toolCalls(run1);
+  assert.equal(call.name, "change_background");
+  assertPendingOnWire(run1, [call.id], "only the frontend call is left to the client");
+  const stored = await (await fetch(`${SERVER_URL}/threads/${agent.threadId}`)).json();
+  assert.deepEqual(stored.messages.map((m) => m.id), agent.messages.map((m) => m.id), "stored = what the client holds");
+
+  agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: call.id, content: "Background changed to blue" });
+  const run2 = await runAndRecord(agent, { tools });
+  assertCleanRun(run2);
+  assert.deepEqual(ofType(run2, "MESSAGES_SNAPSHOT"), [], "the client holds the conversation: nothing to restate");
+  assert.match(textMessages(run2)[0]?.text ?? "", /^Done: change_background/, "the model answers the tool's result");
+  assert.deepEqual(agent.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
 });
 
 test("a frontend tool answers with content parts (AG-UI 1.0): accepted, kept as sent, restated to a new client", TIMEOUT, async () => {

@@ -33,6 +33,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Whole runs through the run loop, with the LLM stubbed at its port: no Quarkus, no network. */
 class AgentRunnerTest {
@@ -99,13 +101,19 @@ class AgentRunnerTest {
                 .anyMatch(m -> m.type().name().equals("TOOL_EXECUTION_RESULT")));
     }
 
-    @Test
-    void aFrontendToolCallEndsTheRunForTheClientToAnswer() {
+    /**
+     * Also on a page that offers {@code confirm_changes} (CopilotKit offers its actions to every agent): nothing asks
+     * for confirmation, so the run adds nothing after the call.
+     */
+    @ParameterizedTest(name = "the page offers confirm_changes: {0}")
+    @ValueSource(booleans = {false, true})
+    void aFrontendToolCallEndsTheRunForTheClientToAnswer(boolean pageOffersConfirmChanges) {
         model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "change_background", "{\"color\":\"blue\"}"),
                 new ModelEvent.Completed(null, FinishReason.STOP));
         RunAgentInput input = RunFixtures.input("""
                 {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Blue please"}],
-                 "tools":[{"name":"change_background","description":"client tool"}]}""");
+                 "tools":[{"name":"change_background","description":"client tool"}%s]}"""
+                .formatted(pageOffersConfirmChanges ? ",{\"name\":\"confirm_changes\",\"description\":\"asks\"}" : ""));
 
         List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(input, journal));
 
@@ -113,8 +121,23 @@ class AgentRunnerTest {
         assertEquals(new RunOutcome.Success(List.of("c1")), ((AgUiEvent.RunFinished) last(events)).outcome(),
                 "the run names the call it leaves the client");
         assertEquals(1, model.requests.size());
-        Message.Assistant call = (Message.Assistant) journal.commits.get(0).messages().get(1);
+        List<Message> committed = journal.commits.get(0).messages();
+        assertEquals(List.of("user", "assistant"), committed.stream().map(Message::role).toList(),
+                committed.toString());
+        Message.Assistant call = (Message.Assistant) committed.get(1);
         assertEquals("change_background", call.toolCalls().get(0).function().name());
+    }
+
+    /** A model that answers nothing at all (no text, no call) leaves no assistant message the client never saw. */
+    @Test
+    void aModelThatAnswersNothingLeavesNoEmptyAssistantMessage() {
+        model.answer(new ModelEvent.Completed(null, FinishReason.STOP));
+
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "null"), journal));
+
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) last(events)).outcome());
+        assertEquals(List.of("u1"), journal.commits.get(0).messages().stream().map(Message::id).toList());
     }
 
     @Test
