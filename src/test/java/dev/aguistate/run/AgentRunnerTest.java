@@ -23,10 +23,14 @@ import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.OtherThread;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.mutiny.helpers.test.AssertSubscriber;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -226,6 +230,65 @@ class AgentRunnerTest {
         assertTrue(model.cancelled, "the model call in flight is closed");
         assertEquals(List.of(RunEnd.CANCELLED), journal.ends);
         assertEquals(1, journal.commits.get(0).messages().size(), "the user's message is kept, the cut answer not");
+    }
+
+    /**
+     * A stop that comes while an event is on its way to the client neither waits for it (nothing is passed on under
+     * a lock: the client's connection may be slow) nor overtakes it, and nothing of the work follows it.
+     */
+    @Test
+    void aStopWhileAnEventIsBeingPassedOnNeitherWaitsForItNorOvertakesIt() {
+        StoppedRun stopped = stopWhilePassing(AgUiEvent.TextMessageContent.class, new ModelEvent.TextDelta("Once upon"),
+                new ModelEvent.TextDelta(" a time"), new ModelEvent.Completed(null, FinishReason.STOP));
+
+        assertTrue(stopped.stopReturnedMeanwhile(), "the stop returned while the event was being passed on");
+        assertEquals(List.of("Once upon"), stopped.events().stream()
+                .filter(e -> e instanceof AgUiEvent.TextMessageContent)
+                .map(e -> ((AgUiEvent.TextMessageContent) e).delta()).toList(), "nothing of the work follows");
+        assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) last(stopped.events())).outcome());
+        assertTrue(model.cancelled, "the model call in flight is closed");
+        assertEquals(List.of(RunEnd.CANCELLED), journal.ends);
+    }
+
+    /** A stop that comes while the run's own terminal event is on its way out neither waits for it nor changes it. */
+    @Test
+    void aStopWhileTheRunsLastEventIsBeingPassedOnChangesNothing() {
+        StoppedRun stopped = stopWhilePassing(AgUiEvent.RunFinished.class, new ModelEvent.TextDelta("Hello!"),
+                new ModelEvent.Completed(null, FinishReason.STOP));
+
+        assertTrue(stopped.stopReturnedMeanwhile(), "the stop returned while the event was being passed on");
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) last(stopped.events())).outcome());
+        assertEquals(List.of(RunEnd.SUCCESS), journal.ends);
+    }
+
+    private record StoppedRun(List<AgUiEvent> events, boolean stopReturnedMeanwhile) {}
+
+    /**
+     * A run whose model streams {@code fed} from this thread, as the LLM client's callbacks do; while the first event
+     * of type {@code at} is being passed on to the client, a stop comes from another thread.
+     */
+    private StoppedRun stopWhilePassing(Class<? extends AgUiEvent> at, ModelEvent... fed) {
+        UnicastProcessor<ModelEvent> llm = UnicastProcessor.create();
+        model.answerFed(llm);
+        StopSwitch stop = new StopSwitch();
+        List<Boolean> stopReturnedMeanwhile = new ArrayList<>();
+        AssertSubscriber<AgUiEvent> client = runner.run(AgentDefinition.builder("chat").build(),
+                        RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal), stop, Context.root())
+                .onItem().invoke(event -> {
+                    if (at.isInstance(event) && stopReturnedMeanwhile.isEmpty()) {
+                        stopReturnedMeanwhile.add(OtherThread.returnsMeanwhile(
+                                () -> stop.stop(StopSwitch.Reason.REQUESTED)));
+                    }
+                })
+                .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+
+        for (ModelEvent event : fed) {
+            llm.onNext(event);
+        }
+        llm.onComplete();
+        List<AgUiEvent> events = client.awaitCompletion(Duration.ofSeconds(20)).getItems();
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        return new StoppedRun(events, stopReturnedMeanwhile.equals(List.of(true)));
     }
 
     @Test
