@@ -2,7 +2,6 @@ package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiEvent;
-import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
@@ -10,7 +9,6 @@ import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -114,10 +112,7 @@ final class ToolEffects {
         public void updateState(String key, JsonNode value) {
             synchronized (lock) {
                 state.current().set(key, value);
-                List<PatchOperation> patch = client.moveTo(state.clientView());
-                if (!patch.isEmpty()) {
-                    pending.add(new AgUiEvent.StateDelta(patch));
-                }
+                client.moveTo(state.clientView()).ifPresent(pending::add);
             }
             drain();
         }

@@ -86,7 +86,7 @@ class AgentRunnerTest {
     }
 
     @Test
-    void aStateToolRoundPredictsRunsTheToolSnapshotsOnceAndLetsTheModelSumUp() {
+    void aStateToolRoundPredictsRunsTheToolSnapshotsAndLetsTheModelSumUp() {
         model.answer(callsWriteDocument("c1", "A poem")).answer(says("Done."));
         JsonNode clientState = AgUiJson.tree("{\"document\":\"\",\"notes\":[]}");
         RunAgentInput input = RunFixtures.userAsks("Write a poem", clientState.toString());
@@ -95,9 +95,11 @@ class AgentRunnerTest {
 
         List<String> types = RunFixtures.types(events);
         assertTrue(types.indexOf("STATE_DELTA") < types.indexOf("TOOL_CALL_END"), types.toString());
-        assertEquals(1, types.stream().filter("STATE_SNAPSHOT"::equals).count(), types.toString());
-        assertTrue(types.indexOf("TOOL_CALL_RESULT") < types.indexOf("STATE_SNAPSHOT"), types.toString());
-        JsonNode held = ClientStateReplay.of(clientState, RunFixtures.json(events)).held();
+        assertEquals(2, types.stream().filter("STATE_SNAPSHOT"::equals).count(), types.toString());
+        assertEquals(types.indexOf("STATE_DELTA") - 1, types.indexOf("STATE_SNAPSHOT"),
+                "what the deltas apply to, for a client that plays them onto an empty state: " + types);
+        assertTrue(types.indexOf("TOOL_CALL_RESULT") < types.lastIndexOf("STATE_SNAPSHOT"), types.toString());
+        JsonNode held = ClientStateReplay.ofEveryClient(clientState, RunFixtures.json(events)).held();
         assertEquals("A poem", held.get("document").asText());
         assertEquals(held, journal.commits.get(0).state());
         assertEquals(2, model.requests.size(), "the model is called again with the tool's result");
