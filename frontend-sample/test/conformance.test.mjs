@@ -304,7 +304,7 @@ const threadsRunOn = new Set();
 async function emptyStoredMessages() {
   const empty = [];
   for (const threadId of threadsRunOn) {
-    const response = await wireFetch(`${SERVER_URL}/threads/${encodeURIComponent(threadId)}`);
+    const response = await fetch(`${SERVER_URL}/threads/${encodeURIComponent(threadId)}`);
     if (response.status === 404) continue; // never stored (refused, or a connect to a thread that is not there)
     assert.equal(response.status, 200, `GET /threads/${threadId}`);
     const { messages } = await response.json();
