@@ -14,7 +14,12 @@
 //   - GET /agui/{agent}/capabilities fits @ag-ui/core 1.0's AgentCapabilitiesSchema made strict
 //     (an unknown field fails instead of riding along);
 //   - every SSE frame the server sends in the suite, read off the wire before any client
-//     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict.
+//     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict;
+//   - no message the server snapshots (MESSAGES_SNAPSHOT) or stores (GET /threads/{id} of every
+//     thread a test ran on) is empty: an assistant message says something or calls a tool;
+//   - every STATE_DELTA on the wire applies, with a strict RFC 6902 implementation of the suite's own,
+//     both to what a client holds that started from the state it sent (as @ag-ui/client does) and to
+//     what one holds that started from {} (as CopilotKit's Node runtime does).
 //
 // The suite runs once per client in use: @ag-ui/client 1.0.0 and 0.0.59 (what CopilotKit 1.75
 // ships, installed under the npm alias @ag-ui/client-0.0.59); AGUI_CLIENT picks one, and
@@ -28,6 +33,7 @@ import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
 import { AgentCapabilitiesSchema, EventSchemas } from "@ag-ui/core/schemas";
 import { z } from "zod/v4";
 
@@ -73,10 +79,16 @@ beforeEach(() => {
   testConsole = [];
   sinks.add(testConsole);
 });
-afterEach(() => {
+afterEach(async () => {
   sinks.delete(testConsole);
-  assert.deepEqual(testConsole, [], "console.warn/console.error was called during the test");
-  assert.deepEqual(frameViolations.splice(0), [], "the server sent frames that are not strict AG-UI 1.0 events");
+  const found = {
+    "console.warn/console.error during the test": testConsole,
+    "frames that are not strict AG-UI 1.0 events": frameViolations.splice(0),
+    "empty messages in a MESSAGES_SNAPSHOT": emptySnapshotted.splice(0),
+    "empty messages stored (GET /threads/{id})": await emptyStoredMessages(),
+    "STATE_DELTAs that do not apply to what a client holds": stateViolations.splice(0),
+  };
+  assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((what) => [what, []])));
 });
 
 /**
@@ -118,12 +130,118 @@ function deepStrict(schema) {
 // ---------------------------------------------------------------------------
 const StrictEvent = deepStrict(EventSchemas);
 const frameViolations = [];
+const emptySnapshotted = [];
 const wire = { frames: 0 };
+
+const stateViolations = [];
+
+/**
+ * RFC 6902 JSON Patch, strictly, written here so that it is neither the server's nor the client's: a pointer must
+ * be well formed (RFC 6901), every path but add's last token must exist, an array index is decimal without leading
+ * zeros and within bounds ("-" only to add at the end). Returns the patched copy; throws on the first failure.
+ */
+function applyPatchStrictly(document, patch) {
+  const tokens = (pointer) => {
+    if (pointer === "") return [];
+    if (!pointer.startsWith("/") || /~(?![01])/.test(pointer)) throw new Error(`not a JSON Pointer: ${JSON.stringify(pointer)}`);
+    return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  };
+  const index = (array, token, forAdd) => {
+    if (forAdd && token === "-") return array.length;
+    if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new Error(`not an array index: ${token}`);
+    const i = Number(token);
+    if (i > array.length || (!forAdd && i === array.length)) throw new Error(`index ${i} out of bounds (${array.length})`);
+    return i;
+  };
+  const child = (container, token) => {
+    if (Array.isArray(container)) return container[index(container, token, false)];
+    if (container !== null && typeof container === "object" && Object.hasOwn(container, token)) return container[token];
+    throw new Error(`no member ${JSON.stringify(token)}`);
+  };
+  const get = (root, pointer) => tokens(pointer).reduce(child, root);
+  let root = structuredClone(document);
+  const put = (pointer, value, mode) => {
+    const path = tokens(pointer);
+    if (path.length === 0) {
+      if (mode !== "add") get(root, pointer); // replace: the root exists
+      root = value;
+      return;
+    }
+    const parent = path.slice(0, -1).reduce(child, root);
+    const last = path.at(-1);
+    if (Array.isArray(parent)) {
+      const i = index(parent, last, mode === "add");
+      if (mode === "add") parent.splice(i, 0, value);
+      else if (mode === "replace") parent[i] = value;
+      else parent.splice(i, 1);
+    } else if (parent !== null && typeof parent === "object") {
+      if (mode !== "add" && !Object.hasOwn(parent, last)) throw new Error(`no member ${JSON.stringify(last)}`);
+      if (mode === "remove") delete parent[last];
+      else parent[last] = value;
+    } else {
+      throw new Error(`the parent of ${pointer} is not a container`);
+    }
+  };
+  for (const op of patch) {
+    switch (op.op) {
+      case "add":
+      case "replace":
+        put(op.path, structuredClone(op.value), op.op);
+        break;
+      case "remove":
+        put(op.path, undefined, "remove");
+        break;
+      case "test":
+        if (!isDeepStrictEqual(get(root, op.path), op.value)) throw new Error(`test failed at ${op.path}`);
+        break;
+      case "copy":
+      case "move": {
+        const value = structuredClone(get(root, op.from));
+        if (op.op === "move") {
+          if (op.path.startsWith(`${op.from}/`)) throw new Error(`cannot move ${op.from} into itself`);
+          put(op.from, undefined, "remove");
+        }
+        put(op.path, value, "add");
+        break;
+      }
+      default:
+        throw new Error(`unknown op ${JSON.stringify(op.op)}`);
+    }
+  }
+  return root;
+}
+
+/**
+ * What two clients of one event stream hold: one that started from the state its request sent, one that started
+ * from {}. Each applies every STATE_SNAPSHOT and STATE_DELTA; a delta that does not apply is a violation.
+ */
+class StateReplicas {
+  constructor(where, sent) {
+    this.where = where;
+    this.held = { "the state it sent": sent ?? {}, "{}": {} };
+  }
+
+  apply(event) {
+    for (const start of Object.keys(this.held)) {
+      if (event.type === "STATE_SNAPSHOT") {
+        this.held[start] = event.snapshot;
+      } else if (event.type === "STATE_DELTA" && this.held[start] !== undefined) {
+        try {
+          this.held[start] = applyPatchStrictly(this.held[start], event.delta);
+        } catch (error) {
+          stateViolations.push({ where: this.where, from: start, holds: this.held[start], delta: event.delta, error: error.message });
+          this.held[start] = undefined; // one violation per client and stream
+        }
+      }
+    }
+  }
+}
 
 /** Splits SSE bytes into frames as they arrive and validates each frame's data as one event. */
 class FrameChecker {
-  constructor(where) {
+  constructor(where, replicas) {
     this.where = where;
+    this.replicas = replicas;
     this.decoder = new TextDecoder();
     this.pending = "";
   }
@@ -152,14 +270,60 @@ class FrameChecker {
     if (!checked.success) {
       frameViolations.push({ where: this.where, type: event?.type, issues: checked.error.issues, event });
     }
+    this.replicas?.apply(event);
+    if (event?.type === "MESSAGES_SNAPSHOT") {
+      emptySnapshotted.push(...event.messages.filter(isEmptyMessage).map((message) => ({ where: this.where, message })));
+    }
   }
+}
+
+const hasContent = (content) => (typeof content === "string" ? content.length > 0 : Array.isArray(content) && content.length > 0);
+
+/**
+ * A message that carries nothing: an assistant message without text or tool calls (a client never makes one, and
+ * an LLM given one starts over instead of answering), or a user, system, developer or tool message without content.
+ */
+function isEmptyMessage(message) {
+  switch (message.role) {
+    case "assistant":
+      return !hasContent(message.content) && !(message.toolCalls?.length > 0);
+    case "user":
+    case "system":
+    case "developer":
+    case "tool":
+      return !hasContent(message.content);
+    default:
+      return false; // reasoning and activity messages carry what they carry
+  }
+}
+
+/** The threads the test ran on: every run request's threadId, as the wire fetch saw it. */
+const threadsRunOn = new Set();
+
+/** The empty messages the server stores for the threads the test ran on (each thread read once). */
+async function emptyStoredMessages() {
+  const empty = [];
+  for (const threadId of threadsRunOn) {
+    const response = await fetch(`${SERVER_URL}/threads/${encodeURIComponent(threadId)}`);
+    if (response.status === 404) continue; // never stored (refused, or a connect to a thread that is not there)
+    assert.equal(response.status, 200, `GET /threads/${threadId}`);
+    const { messages } = await response.json();
+    empty.push(...messages.filter(isEmptyMessage).map((message) => ({ threadId, message })));
+  }
+  threadsRunOn.clear();
+  return empty;
 }
 
 const wireFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
+  const request = typeof init?.body === "string" && init.body.startsWith("{") ? JSON.parse(init.body) : undefined;
+  if (typeof request?.threadId === "string") threadsRunOn.add(request.threadId);
   const response = await wireFetch(input, init);
   if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
-  const checker = new FrameChecker(String(input?.url ?? input));
+  const where = String(input?.url ?? input);
+  // a resume goes on from its cursor: what its client holds is what the stream it lost left it
+  const resumes = new Headers(init?.headers).has("Last-Event-ID");
+  const checker = new FrameChecker(where, resumes ? undefined : new StateReplicas(where, request?.state));
   const reader = response.body.getReader();
   // One reader, passed through: a client that cancels its stream cancels the connection, as without the check.
   const body = new ReadableStream({
@@ -349,6 +513,36 @@ test("the wire check reads every frame and fails what strict 1.0 refuses", TIMEO
   assert.ok(!StrictEvent.safeParse(snapshot).success, "an unknown field fails inside a message too");
 });
 
+test("the state replay's JSON Patch applies what RFC 6902 allows and refuses the rest", TIMEOUT, async () => {
+  const doc = { a: { "b/c": [1, 2], "d~e": "x" }, list: [] };
+  assert.deepEqual(applyPatchStrictly(doc, [
+    { op: "add", path: "/a/b~1c/-", value: 3 },
+    { op: "add", path: "/a/b~1c/0", value: 0 },
+    { op: "replace", path: "/a/d~0e", value: "y" },
+    { op: "add", path: "/a/d~0e", value: "z" }, // add replaces an existing member
+    { op: "test", path: "/a/d~0e", value: "z" },
+    { op: "copy", from: "/a/b~1c", path: "/list/0" },
+    { op: "move", from: "/a/d~0e", path: "/moved" },
+    { op: "remove", path: "/a/b~1c/3" },
+  ]), { a: { "b/c": [0, 1, 2] }, list: [[0, 1, 2, 3]], moved: "z" });
+  assert.deepEqual(doc, { a: { "b/c": [1, 2], "d~e": "x" }, list: [] }, "the document itself is left as it was");
+  for (const refused of [
+    { op: "replace", path: "/recipe", value: {} }, // the server's old first delta on a client that started from {}
+    { op: "remove", path: "/missing" },
+    { op: "add", path: "/missing/child", value: 1 },
+    { op: "add", path: "/list/1", value: 1 },
+    { op: "replace", path: "/list/0", value: 1 },
+    { op: "add", path: "/a/b~1c/01", value: 1 },
+    { op: "add", path: "/a/~2", value: 1 },
+    { op: "add", path: "a", value: 1 },
+    { op: "test", path: "/list", value: [1] },
+    { op: "move", from: "/a", path: "/a/inner" },
+    { op: "increment", path: "/list" },
+  ]) {
+    assert.throws(() => applyPatchStrictly(doc, [refused]), undefined, JSON.stringify(refused));
+  }
+});
+
 test("the chat agent is also reachable at /agui/chat", TIMEOUT, async () => {
   const agent = newAgent(`${SERVER_URL}/agui/chat`);
   addUserMessage(agent, "Hello there");
@@ -455,6 +649,27 @@ test("frontend tool: change_background is left to the client, then answered in a
     JSON.stringify(agent.messages),
   );
   assert.ok(isAssistantText(agent.messages.at(-1)));
+});
+
+test("a frontend tool on a page that also offers confirm_changes: nothing is added after the call", TIMEOUT, async () => {
+  // CopilotKit offers a page's actions to every agent, confirm_changes too (issue 25)
+  const tools = [CHANGE_BACKGROUND, { name: "confirm_changes", description: "Ask the user to confirm", parameters: { type: "object", properties: {} } }];
+  const agent = newAgent();
+  addUserMessage(agent, "Please change the background to blue");
+  const run1 = await runAndRecord(agent, { tools });
+  assertCleanRun(run1);
+  const [call] = toolCalls(run1);
+  assert.equal(call.name, "change_background");
+  assertPendingOnWire(run1, [call.id], "only the frontend call is left to the client");
+  const stored = await (await fetch(`${SERVER_URL}/threads/${agent.threadId}`)).json();
+  assert.deepEqual(stored.messages.map((m) => m.id), agent.messages.map((m) => m.id), "stored = what the client holds");
+
+  agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: call.id, content: "Background changed to blue" });
+  const run2 = await runAndRecord(agent, { tools });
+  assertCleanRun(run2);
+  assert.deepEqual(ofType(run2, "MESSAGES_SNAPSHOT"), [], "the client holds the conversation: nothing to restate");
+  assert.match(textMessages(run2)[0]?.text ?? "", /^Done: change_background/, "the model answers the tool's result");
+  assert.deepEqual(agent.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
 });
 
 test("a frontend tool answers with content parts (AG-UI 1.0): accepted, kept as sent, restated to a new client", TIMEOUT, async () => {
@@ -661,6 +876,27 @@ test("shared state: the client's state equals the last snapshot, and a second ru
   assertCleanRun(second);
   assert.deepEqual(ofType(second, "STATE_SNAPSHOT"), [], "no snapshot: the client already holds the state");
   assert.deepEqual(agent.state, edited, "what the server did not change is kept");
+});
+
+test("shared state: an edit of the recipe the client holds streams as deltas every client applies", TIMEOUT, async () => {
+  const agent = new HttpAgent({ url: `${SERVER_URL}/agui/recipe`, threadId: randomUUID(), initialState: {} });
+  addUserMessage(agent, "Make me a pasta recipe");
+  assertCleanRun(await runAndRecord(agent));
+  const before = structuredClone(agent.state);
+  assert.ok(before.recipe, "the first run made a recipe");
+
+  addUserMessage(agent, "Make it vegan");
+  const edit = await runAndRecord(agent);
+
+  assertCleanRun(edit);
+  const firstDelta = indexOfType(edit, "STATE_DELTA");
+  assert.ok(firstDelta > 0, "the edit streams as deltas");
+  // a client that plays the deltas onto {} (CopilotKit's Node runtime) lacks the recipe the deltas change: it gets
+  // the state they apply to first (the suite replays every stream from {} as well)
+  assert.equal(edit.events[firstDelta - 1].type, "STATE_SNAPSHOT", "a snapshot right before the first delta");
+  assert.deepEqual(edit.events[firstDelta - 1].snapshot, before, "of the state the client holds");
+  assert.ok(agent.state.recipe.special_preferences.includes("Vegan"), JSON.stringify(agent.state.recipe));
+  assert.deepEqual(agent.state, ofType(edit, "STATE_SNAPSHOT").at(-1).snapshot, "the client ends at the authoritative state");
 });
 
 // ---- human confirmation (the document sample asks before it writes, by default) ---------------------------

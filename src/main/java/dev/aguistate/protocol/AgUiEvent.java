@@ -65,7 +65,7 @@ public sealed interface AgUiEvent {
     /** Whether this is a run's terminal event: {@code RUN_FINISHED} or {@code RUN_ERROR}, the last of every run. */
     @JsonIgnore
     default boolean endsRun() {
-        return this instanceof RunFinished || this instanceof RunError;
+        return type().endsRun();
     }
 
     // ---- lifecycle ----

@@ -27,9 +27,6 @@ public enum ClientProtocol {
 
     private static final Pattern VERSION = Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,64})?");
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] RUN_FINISHED = "{\"type\":\"RUN_FINISHED\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] MESSAGES_SNAPSHOT =
-            "{\"type\":\"MESSAGES_SNAPSHOT\"".getBytes(StandardCharsets.US_ASCII);
 
     /** Whether {@code declared} reads as a version: digits and dots, an optional pre-release or build suffix. */
     public static boolean isVersion(String declared) {
@@ -47,8 +44,8 @@ public enum ClientProtocol {
             return frame;
         }
         int data = dataStart(frame);
-        boolean finished = data >= 0 && startsWith(frame, data, RUN_FINISHED);
-        if (!finished && (data < 0 || !startsWith(frame, data, MESSAGES_SNAPSHOT))) {
+        boolean finished = data >= 0 && EventType.RUN_FINISHED.begins(frame, data);
+        if (!finished && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {
             return frame;
         }
         String id = data == DATA.length ? null
@@ -100,12 +97,8 @@ public enum ClientProtocol {
             }
             line++;
         }
-        return startsWith(frame, line, DATA) ? line + DATA.length : -1;
-    }
-
-    private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {
-        return bytes.length - at >= prefix.length
-                && Arrays.equals(bytes, at, at + prefix.length, prefix, 0, prefix.length);
+        return frame.length - line >= DATA.length
+                && Arrays.equals(frame, line, line + DATA.length, DATA, 0, DATA.length) ? line + DATA.length : -1;
     }
 
     private static ObjectNode read(byte[] json) {

@@ -1,6 +1,5 @@
 package dev.aguistate.run;
 
-import dev.aguistate.mutiny.DirectSubscriber;
 import dev.aguistate.state.StateConfig;
 import dev.aguistate.run.tracing.RunTrace;
 import dev.aguistate.run.tracing.RunTracing;
@@ -124,63 +123,26 @@ public class AgentRunner {
     }
 
     /**
-     * The run's events until it ends or is stopped. Stopping cancels what is in flight (the LLM call: its
-     * connection is closed), keeps nothing of the round cut short, and ends the run: {@code RUN_FINISHED} with the
-     * outcome {@code cancelled}, or {@code RUN_ERROR max_duration_exceeded} at the time limit. Items are passed on
-     * under a lock, so that nothing of the work follows the stopped run's terminal event; each is counted as sent.
+     * The run's events until it ends or is stopped ({@link StoppableEvents}). Stopping cancels what is in flight (the
+     * LLM call: its connection is closed), keeps nothing of the round cut short, and ends the run: {@code
+     * RUN_FINISHED} with the outcome {@code cancelled}, or {@code RUN_ERROR max_duration_exceeded} at the time limit.
+     * Each event is counted as sent.
      */
     private Multi<AgUiEvent> stoppable(Run run, Multi<AgUiEvent> work, StopSwitch stop,
                                        AtomicReference<String> outcome) {
         return Multi.createFrom().emitter(emitter -> {
-            Ending ending = new Ending();
-            Cancellable working = DirectSubscriber.subscribe(work, event -> {
-                synchronized (ending) {
-                    if (!ending.stopped) {
-                        ending.workEnded |= event.endsRun();
-                        metrics.event(event);
-                        emitter.emit(event);
-                    }
-                }
-            }, emitter::fail, () -> {
-                synchronized (ending) {
-                    if (ending.stopped) {
-                        return;
-                    }
-                }
-                emitter.complete();
-            });
-            Cancellable stopping = stop.listen(reason -> {
-                synchronized (ending) {
-                    if (ending.workEnded || ending.stopped) {
-                        return; // it ended by itself: a late stop changes nothing
-                    }
-                    ending.stopped = true;
-                }
-                working.cancel();
+            StoppableEvents events = new StoppableEvents(emitter, metrics, reason -> {
                 outcome.set(reason == StopSwitch.Reason.REQUESTED ? "cancelled" : "error");
-                (reason == StopSwitch.Reason.REQUESTED ? run.cancelled()
-                        : run.failed(RunFailure.maxDuration()).map(List::of))
-                        .subscribe().with(last -> {
-                            last.forEach(event -> {
-                                metrics.event(event);
-                                emitter.emit(event);
-                            });
-                            emitter.complete();
-                        }, emitter::fail);
+                return reason == StopSwitch.Reason.REQUESTED ? run.cancelled()
+                        : run.failed(RunFailure.maxDuration()).map(List::of);
             });
+            events.follow(work);
+            Cancellable stopping = stop.listen(events::stop);
             emitter.onTermination(() -> {
-                working.cancel();
+                events.cancelWork();
                 stopping.cancel();
             });
         });
-    }
-
-    /** How a stoppable run is ending, guarded by its own monitor: whichever comes first wins. */
-    private static final class Ending {
-        /** The work's terminal event went out. */
-        boolean workEnded;
-        /** A stop won: nothing more of the work goes out. */
-        boolean stopped;
     }
 
     private void ended(Run run, String outcome) {

@@ -1,7 +1,6 @@
 package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.PatchOperation;
@@ -15,6 +14,10 @@ import java.util.Set;
  * What the client holds of the state: the state it sent, then every snapshot and delta the run sent it. Every
  * {@code STATE_DELTA} must apply to it, so snapshots and live writes are computed against it.
  *
+ * <p>Every delta must also apply for a client that plays the run's state events onto an empty state rather than
+ * onto the state it sent (CopilotKit's Node runtime does): such a client holds what this one holds once the run has
+ * sent a snapshot, or when the state sent was empty. Until then, the run's first delta is preceded by a snapshot.
+ *
  * <p>While a prediction streams, the client holds the prediction's view; it is read from the prediction only
  * when needed, so that a delta per argument chunk does not cost a copy of the whole state.
  */
@@ -26,9 +29,13 @@ final class ClientMirror {
     /** Keys whose proposal awaits the user's answer: the client keeps showing the proposal. */
     private Set<String> proposedKeys = Set.of();
     private boolean toldPredictState;
+    /** A client that played the run's state events onto an empty state holds what this one holds. */
+    private boolean heldFromEmpty;
 
+    /** @param sent the state the client sent: a JSON object (an empty one when it sent none) */
     ClientMirror(JsonNode sent) {
         this.held = sent;
+        this.heldFromEmpty = sent.isEmpty();
     }
 
     JsonNode holds() {
@@ -55,7 +62,16 @@ final class ClientMirror {
     AgUiEvent.StateSnapshot snapshot(JsonNode view) {
         held = view;
         prediction = null;
+        heldFromEmpty = true;
         return new AgUiEvent.StateSnapshot(view);
+    }
+
+    /**
+     * Before the first delta computed against {@code base} (a prediction's): a snapshot of {@code base} unless every
+     * client holds it already, this one and one that started from an empty state.
+     */
+    Optional<AgUiEvent> baseOfDeltas(JsonNode base) {
+        return heldFromEmpty && base.equals(holds()) ? Optional.empty() : Optional.of(snapshot(base));
     }
 
     /** A snapshot of {@code view} when the client holds something else. */
@@ -63,15 +79,20 @@ final class ClientMirror {
         return view.equals(holds()) ? Optional.empty() : Optional.of(snapshot(view));
     }
 
-    /** The patch taking the client to {@code view}; it holds {@code view} afterwards. Empty when it already does. */
-    List<PatchOperation> moveTo(JsonNode view) {
-        JsonNode from = holds();
-        List<PatchOperation> patch = StatePatches.diff(from == null ? JsonNodeFactory.instance.objectNode() : from,
-                view);
-        if (!patch.isEmpty()) {
-            held = view;
+    /**
+     * The event taking the client to {@code view}: the delta, or a snapshot when a client that started from an empty
+     * state may not hold what the delta changes. Empty when the client holds {@code view} already.
+     */
+    Optional<AgUiEvent> moveTo(JsonNode view) {
+        if (!heldFromEmpty) {
+            return view.equals(holds()) ? Optional.empty() : Optional.of(snapshot(view));
         }
-        return patch;
+        List<PatchOperation> patch = StatePatches.diff(holds(), view);
+        if (patch.isEmpty()) {
+            return Optional.empty();
+        }
+        held = view;
+        return Optional.of(new AgUiEvent.StateDelta(patch));
     }
 
     /** The keys the round's calls awaiting confirmation predict or write. */

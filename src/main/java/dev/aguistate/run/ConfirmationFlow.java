@@ -96,9 +96,12 @@ final class ConfirmationFlow {
      * Asks the user about the calls instead of running them: one {@code tool_call} interrupt each, expiring after
      * {@code agui.run.confirmation.expires-after}. In the client-tool form the client also gets a
      * {@value ToolCall#CONFIRM_CHANGES} call per interrupt, whose id is the interrupt's, recorded in the
-     * transcript.
+     * transcript. No calls: nothing is asked, and nothing is added to the transcript.
      */
     List<AgUiEvent> ask(List<ServerToolCall> calls, Transcript transcript) {
+        if (calls.isEmpty()) {
+            return List.of();
+        }
         String expiresAt = Instant.now().plus(expiry).toString();
         ConfirmationMessages messages = agent.confirmation().messages();
         List<AgUiEvent> out = new ArrayList<>();

@@ -21,7 +21,9 @@ import java.util.UUID;
 /**
  * One round's model stream as AG-UI events: reasoning and text messages, tool calls with their arguments, and,
  * while a state tool's arguments stream, the predicted {@code STATE_DELTA}s — paced by {@link DeltaPacing}, what
- * is pending always flushed before {@code TOOL_CALL_END} — preceded once per run by {@code CUSTOM PredictState}.
+ * is pending always flushed before {@code TOOL_CALL_END} — preceded once per run by {@code CUSTOM PredictState},
+ * and the round's first by a {@code STATE_SNAPSHOT} of what they apply to when a client may not hold it
+ * ({@link ClientMirror#baseOfDeltas}).
  * In a {@link RoundKind#STATE_OUTPUT} round the text is the new state's JSON: it streams as a prediction of every
  * state key, never as a text message.
  */
@@ -42,15 +44,19 @@ final class StreamTranslation {
     private final TerminalEvents ending;
     /** Null when the client predicts from the arguments itself ({@link PredictedDeltas}): no deltas are sent. */
     private final DeltaPacing pacing;
+    /** What the prediction starts from: the state as the client may see it when the round started. */
+    private final JsonNode base;
+    private boolean deltaSent;
 
     private StreamTranslation(RoundKind kind, AgentDefinition agent, PredictiveState prediction, ClientMirror client,
-                              TerminalEvents ending, DeltaPacing pacing) {
+                              TerminalEvents ending, DeltaPacing pacing, JsonNode base) {
         this.kind = kind;
         this.agent = agent;
         this.prediction = prediction;
         this.client = client;
         this.ending = ending;
         this.pacing = pacing;
+        this.base = base;
     }
 
     /**
@@ -68,7 +74,7 @@ final class StreamTranslation {
         } else if (view != null && !agent.predictive().isEmpty()) {
             prediction = new PredictiveState((ObjectNode) view, agent.predictive());
         }
-        return new StreamTranslation(kind, agent, prediction, client, ending, pacing);
+        return new StreamTranslation(kind, agent, prediction, client, ending, pacing, view);
     }
 
     /** The assistant message streamed so far. */
@@ -166,8 +172,13 @@ final class StreamTranslation {
         }
     }
 
+    /** Sends a predicted delta; before the round's first, whatever makes every client hold what it applies to. */
     private void send(List<PatchOperation> patch, List<AgUiEvent> out) {
         if (!patch.isEmpty()) {
+            if (!deltaSent) {
+                client.baseOfDeltas(base).ifPresent(out::add);
+                deltaSent = true;
+            }
             out.add(new AgUiEvent.StateDelta(patch));
             client.holdsPrediction(prediction);
         }

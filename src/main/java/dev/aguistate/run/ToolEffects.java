@@ -2,7 +2,6 @@ package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiEvent;
-import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
@@ -10,7 +9,6 @@ import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,12 +18,12 @@ import java.util.function.Consumer;
 /**
  * What backend tools do to the run's state: the values they read from it ({@code inputsFromState}), the writes
  * they make while running ({@link ToolContext#updateState}, each shown to the client at once as a
- * {@code STATE_DELTA}), and the outputs merged into it when they finish ({@code outputsToState}: all of a call's
+ * {@code STATE_DELTA}, or a {@code STATE_SNAPSHOT} where {@link ClientMirror#moveTo} says a delta would not do), and the outputs merged into it when they finish ({@code outputsToState}: all of a call's
  * outputs, or none).
  *
  * <p>This is the one concurrent path of a run: a round's tools run in parallel on worker threads while the run
  * waits for them. Their reads and live writes hold {@link #lock} only for "read or write the state, diff against
- * what the client holds, enqueue the delta"; the deltas are emitted after the lock is released, in the order they
+ * what the client holds, enqueue the event"; the events are emitted after the lock is released, in the order they
  * were enqueued, so no foreign code (serialization, metrics, network writes) runs under it. Everything else here
  * runs on the run's serial path, when no tool is running.
  */
@@ -114,10 +112,7 @@ final class ToolEffects {
         public void updateState(String key, JsonNode value) {
             synchronized (lock) {
                 state.current().set(key, value);
-                List<PatchOperation> patch = client.moveTo(state.clientView());
-                if (!patch.isEmpty()) {
-                    pending.add(new AgUiEvent.StateDelta(patch));
-                }
+                client.moveTo(state.clientView()).ifPresent(pending::add);
             }
             drain();
         }

@@ -25,13 +25,19 @@ final class Transcript {
         messages.add(message);
     }
 
-    /** Records a finished round's assistant turn: its text and the tool calls it made, and its reasoning. */
+    /**
+     * Records a finished round's assistant turn: its text and the tool calls it made, and its reasoning. A round
+     * that said nothing and called nothing adds no assistant message: the client never saw one (it creates it on
+     * the first text or call), and the LLM would read an empty turn in the next request.
+     */
     void addAssistantTurn(Round round) {
         String text = round.text.isEmpty() ? null : round.text.toString();
         List<ToolCall> calls = round.toolCalls.values().stream()
                 .map(c -> new ToolCall(c.id, c.name, c.argumentsOrEmptyObject())).toList();
         messages.addAll(round.reasoningBefore);
-        messages.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls));
+        if (text != null || !calls.isEmpty()) {
+            messages.add(new Message.Assistant(round.messageId, text, calls.isEmpty() ? null : calls));
+        }
         messages.addAll(round.reasoningAfter);
     }
 

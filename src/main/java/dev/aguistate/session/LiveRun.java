@@ -47,12 +47,13 @@ final class LiveRun {
     private final OnDisconnect onDisconnect;
     private final StopSwitch stop = new StopSwitch();
     private final Consumer<LiveRun> onSaved;
-    /** Events not yet in the log, oldest first; guarded by this. */
+    /** Events not yet in the log, oldest first; guarded by this, as are the fields up to {@link #starter}. */
     private final List<LoggedEvent> unsaved = new ArrayList<>();
     private boolean saving;
     private boolean ended;
-    private long seq;
     private MultiEmitter<? super byte[]> starter;
+    /** The last event's number: {@link #publish}'s own, which the run calls one event at a time. */
+    private long seq;
     /** Frames, and their bytes, the starting connection took from its buffer: how far behind it is. */
     private final AtomicLong starterTook = new AtomicLong();
     private final AtomicLong starterTookBytes = new AtomicLong();
@@ -158,29 +159,41 @@ final class LiveRun {
         }, this::terminated);
     }
 
+    /**
+     * Numbers the event, queues it for the log and hands its frame to the starting connection, if still attached.
+     * What the frame's fate is (sent, or the connection disconnected for falling behind) is decided under the
+     * monitor; the frame is handed over after it, so that a slow socket never holds the monitor. The run calls this
+     * one event at a time, so frames still reach the connection in the order of their numbers.
+     */
     private void publish(AgUiEvent event) {
         byte[] json = AgUiJson.writeBytes(event);
+        long number = ++seq;
+        LoggedEvent logged = new LoggedEvent(number, new String(json, StandardCharsets.UTF_8));
+        byte[] frame = RunFrames.frame(runId(), number, json);
+        boolean last = event.endsRun();
         MultiEmitter<? super byte[]> to;
-        byte[] frame;
+        boolean fellBehind;
         synchronized (this) {
-            seq++;
-            unsaved.add(new LoggedEvent(seq, new String(json, StandardCharsets.UTF_8)));
-            frame = RunFrames.frame(runId(), seq, json);
+            unsaved.add(logged);
             to = starter;
             sentBytes += frame.length;
-            if (to != null && window.exceeded(seq - starterTook.get(), sentBytes - starterTookBytes.get())) {
-                LOG.infof("threadId=%s runId=%s: the client fell too far behind (%s); disconnecting it (the run goes "
-                        + "on; it may resume from its cursor)", threadId(), runId(), window);
-                starter = null;
-                to.fail(new FellBehind());
-            } else if (to != null) {
-                to.emit(frame);
+            fellBehind = to != null
+                    && window.exceeded(number - starterTook.get(), sentBytes - starterTookBytes.get());
+            if (fellBehind || last) {
+                starter = null; // it gets nothing more
             }
-            if (event.endsRun()) {
+            if (last) {
                 ended = true; // a client leaving from now on stops nothing
-                if (starter != null) {
-                    starter.complete();
-                }
+            }
+        }
+        if (fellBehind) {
+            LOG.infof("threadId=%s runId=%s: the client fell too far behind (%s); disconnecting it (the run goes "
+                    + "on; it may resume from its cursor)", threadId(), runId(), window);
+            to.fail(new FellBehind());
+        } else if (to != null) {
+            to.emit(frame);
+            if (last) {
+                to.complete();
             }
         }
         save();
@@ -191,6 +204,7 @@ final class LiveRun {
         synchronized (this) {
             ended = true;
             to = starter;
+            starter = null;
         }
         if (to != null) {
             to.complete();
@@ -202,21 +216,18 @@ final class LiveRun {
     private void save() {
         List<LoggedEvent> batch;
         synchronized (this) {
-            if (saving) {
+            if (saving || unsaved.isEmpty() && !ended) {
                 return;
             }
-            if (unsaved.isEmpty()) {
-                if (ended) {
-                    saving = true; // for good: nothing follows
-                    onSaved.accept(this);
-                }
-                return;
-            }
-            batch = List.copyOf(unsaved);
+            saving = true; // for good, when all is saved and the run ended: nothing follows
+            batch = unsaved.isEmpty() ? null : List.copyOf(unsaved);
             unsaved.clear();
-            saving = true;
         }
-        log.append(key(), batch).subscribe().withSubscriber(new Appending(batch));
+        if (batch == null) {
+            onSaved.accept(this);
+        } else {
+            log.append(key(), batch).subscribe().withSubscriber(new Appending(batch));
+        }
     }
 
     /**

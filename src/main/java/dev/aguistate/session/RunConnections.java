@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.EventType;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
@@ -256,8 +257,8 @@ public class RunConnections {
         return RunFrames.frame(runId, entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Whether a logged event ends its run; the log's JSON always starts with its type. */
+    /** Whether a logged event ends its run. */
     private static boolean terminal(LoggedEvent entry) {
-        return entry == LOST || entry.json().startsWith("{\"type\":\"RUN_FINISHED\"") || entry.json().startsWith("{\"type\":\"RUN_ERROR\"");
+        return entry == LOST || EventType.endsRun(entry.json());
     }
 }

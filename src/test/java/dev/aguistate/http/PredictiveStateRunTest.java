@@ -70,28 +70,38 @@ class PredictiveStateRunTest extends StubbedLlmTestBase {
         assertEquals("TOOL_CALL_START", types.get(predict + 1), "PredictState comes right before the mapped call");
         assertTrue(stream.ofType("STATE_DELTA").size() > 3, "the prediction grows in several steps: " + types);
 
-        JsonNode held = RunRequests.parse(clientState);
-        JsonNode snapshot = null;
-        for (JsonNode event : stream.events()) {
-            switch (event.get("type").asText()) {
-                case "STATE_SNAPSHOT" -> {
-                    snapshot = event.get("snapshot");
-                    held = snapshot;
+        JsonNode expected = RunRequests.parse(clientState).deepCopy();
+        JsonNode full = RunRequests.parse(arguments);
+        ((ObjectNode) expected).set(key, "draft".equals(key) ? full : full.get(key));
+        // a client that plays the run's state events onto the state it sent, and one that plays them onto an empty
+        // state (CopilotKit's Node runtime): every delta applies for both
+        for (JsonNode start : List.of(RunRequests.parse(clientState), RunRequests.parse("{}"))) {
+            JsonNode held = start;
+            JsonNode snapshot = null;
+            for (JsonNode event : stream.events()) {
+                switch (event.get("type").asText()) {
+                    case "STATE_SNAPSHOT" -> {
+                        snapshot = event.get("snapshot");
+                        held = snapshot;
+                    }
+                    case "STATE_DELTA" -> held = apply(held, event.get("delta"));
+                    case "TOOL_CALL_END" -> assertEquals(expected, held,
+                            "after the last delta the client holds the full prediction (from " + start + ")");
+                    default -> { }
                 }
-                case "STATE_DELTA" -> held = apply(held, event.get("delta"));
-                default -> { }
             }
-            if ("TOOL_CALL_END".equals(event.get("type").asText())) {
-                JsonNode expected = RunRequests.parse(clientState).deepCopy();
-                JsonNode full = RunRequests.parse(arguments);
-                ((ObjectNode) expected).set(key,
-                        "draft".equals(key) ? full : full.get(key));
-                assertEquals(expected, held, "after the last delta the client holds the full prediction");
-            }
+            assertEquals(snapshot, held, "the deltas ended where the authoritative snapshot is (from " + start + ")");
         }
-        assertEquals(1, stream.ofType("STATE_SNAPSHOT").size());
-        assertEquals(snapshot, held, "the deltas ended where the authoritative snapshot is");
-        assertTrue(types.indexOf("STATE_SNAPSHOT") > types.indexOf("TOOL_CALL_RESULT"));
+        List<JsonNode> snapshots = stream.ofType("STATE_SNAPSHOT");
+        assertTrue(types.lastIndexOf("STATE_SNAPSHOT") > types.indexOf("TOOL_CALL_RESULT"), types.toString());
+        if (RunRequests.parse(clientState).isEmpty()) {
+            assertEquals(1, snapshots.size(), "only the authoritative snapshot: every client holds {} " + types);
+        } else {
+            assertEquals(2, snapshots.size(), types.toString());
+            assertEquals(types.indexOf("STATE_DELTA") - 1, types.indexOf("STATE_SNAPSHOT"),
+                    "the state the deltas apply to right before the first: " + types);
+            assertEquals(RunRequests.parse(clientState), snapshots.get(0).get("snapshot"));
+        }
     }
 
     @Test

@@ -242,6 +242,23 @@ class AgUiEventJsonTest {
         }
     }
 
+    /** The server tells its own logged and framed events apart by their first bytes: the type is written first. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("allEvents")
+    void theWrittenStartTellsTheTypeAndWhetherTheEventEndsItsRun(Case c) {
+        String json = AgUiJson.write(c.event());
+        byte[] frame = SseFrames.frame("run:7", AgUiJson.writeBytes(c.event()));
+        int data = "id: run:7\ndata: ".length();
+        for (EventType type : EventType.values()) {
+            boolean own = type == c.event().type();
+            assertEquals(own, type.begins(json), type + " begins " + json);
+            assertEquals(own, type.begins(frame, data), type + " begins the frame of " + json);
+        }
+        assertEquals(c.event() instanceof AgUiEvent.RunFinished || c.event() instanceof AgUiEvent.RunError,
+                EventType.endsRun(json), json);
+        assertEquals(EventType.endsRun(json), c.event().endsRun());
+    }
+
     // ------------------------------------------------------------------ optional fields: omitted, never null
 
     static Stream<Case> eventsWithNullOptionals() {

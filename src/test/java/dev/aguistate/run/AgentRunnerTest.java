@@ -23,16 +23,22 @@ import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
+import dev.aguistate.testing.OtherThread;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.mutiny.helpers.test.AssertSubscriber;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Whole runs through the run loop, with the LLM stubbed at its port: no Quarkus, no network. */
 class AgentRunnerTest {
@@ -80,7 +86,7 @@ class AgentRunnerTest {
     }
 
     @Test
-    void aStateToolRoundPredictsRunsTheToolSnapshotsOnceAndLetsTheModelSumUp() {
+    void aStateToolRoundPredictsRunsTheToolSnapshotsAndLetsTheModelSumUp() {
         model.answer(callsWriteDocument("c1", "A poem")).answer(says("Done."));
         JsonNode clientState = AgUiJson.tree("{\"document\":\"\",\"notes\":[]}");
         RunAgentInput input = RunFixtures.userAsks("Write a poem", clientState.toString());
@@ -89,9 +95,11 @@ class AgentRunnerTest {
 
         List<String> types = RunFixtures.types(events);
         assertTrue(types.indexOf("STATE_DELTA") < types.indexOf("TOOL_CALL_END"), types.toString());
-        assertEquals(1, types.stream().filter("STATE_SNAPSHOT"::equals).count(), types.toString());
-        assertTrue(types.indexOf("TOOL_CALL_RESULT") < types.indexOf("STATE_SNAPSHOT"), types.toString());
-        JsonNode held = ClientStateReplay.of(clientState, RunFixtures.json(events)).held();
+        assertEquals(2, types.stream().filter("STATE_SNAPSHOT"::equals).count(), types.toString());
+        assertEquals(types.indexOf("STATE_DELTA") - 1, types.indexOf("STATE_SNAPSHOT"),
+                "what the deltas apply to, for a client that plays them onto an empty state: " + types);
+        assertTrue(types.indexOf("TOOL_CALL_RESULT") < types.lastIndexOf("STATE_SNAPSHOT"), types.toString());
+        JsonNode held = ClientStateReplay.ofEveryClient(clientState, RunFixtures.json(events)).held();
         assertEquals("A poem", held.get("document").asText());
         assertEquals(held, journal.commits.get(0).state());
         assertEquals(2, model.requests.size(), "the model is called again with the tool's result");
@@ -99,13 +107,19 @@ class AgentRunnerTest {
                 .anyMatch(m -> m.type().name().equals("TOOL_EXECUTION_RESULT")));
     }
 
-    @Test
-    void aFrontendToolCallEndsTheRunForTheClientToAnswer() {
+    /**
+     * Also on a page that offers {@code confirm_changes} (CopilotKit offers its actions to every agent): nothing asks
+     * for confirmation, so the run adds nothing after the call.
+     */
+    @ParameterizedTest(name = "the page offers confirm_changes: {0}")
+    @ValueSource(booleans = {false, true})
+    void aFrontendToolCallEndsTheRunForTheClientToAnswer(boolean pageOffersConfirmChanges) {
         model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "change_background", "{\"color\":\"blue\"}"),
                 new ModelEvent.Completed(null, FinishReason.STOP));
         RunAgentInput input = RunFixtures.input("""
                 {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Blue please"}],
-                 "tools":[{"name":"change_background","description":"client tool"}]}""");
+                 "tools":[{"name":"change_background","description":"client tool"}%s]}"""
+                .formatted(pageOffersConfirmChanges ? ",{\"name\":\"confirm_changes\",\"description\":\"asks\"}" : ""));
 
         List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(), RunFixtures.newThread(input, journal));
 
@@ -113,8 +127,23 @@ class AgentRunnerTest {
         assertEquals(new RunOutcome.Success(List.of("c1")), ((AgUiEvent.RunFinished) last(events)).outcome(),
                 "the run names the call it leaves the client");
         assertEquals(1, model.requests.size());
-        Message.Assistant call = (Message.Assistant) journal.commits.get(0).messages().get(1);
+        List<Message> committed = journal.commits.get(0).messages();
+        assertEquals(List.of("user", "assistant"), committed.stream().map(Message::role).toList(),
+                committed.toString());
+        Message.Assistant call = (Message.Assistant) committed.get(1);
         assertEquals("change_background", call.toolCalls().get(0).function().name());
+    }
+
+    /** A model that answers nothing at all (no text, no call) leaves no assistant message the client never saw. */
+    @Test
+    void aModelThatAnswersNothingLeavesNoEmptyAssistantMessage() {
+        model.answer(new ModelEvent.Completed(null, FinishReason.STOP));
+
+        List<AgUiEvent> events = run(AgentDefinition.builder("chat").build(),
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "null"), journal));
+
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) last(events)).outcome());
+        assertEquals(List.of("u1"), journal.commits.get(0).messages().stream().map(Message::id).toList());
     }
 
     @Test
@@ -203,6 +232,65 @@ class AgentRunnerTest {
         assertTrue(model.cancelled, "the model call in flight is closed");
         assertEquals(List.of(RunEnd.CANCELLED), journal.ends);
         assertEquals(1, journal.commits.get(0).messages().size(), "the user's message is kept, the cut answer not");
+    }
+
+    /**
+     * A stop that comes while an event is on its way to the client neither waits for it (nothing is passed on under
+     * a lock: the client's connection may be slow) nor overtakes it, and nothing of the work follows it.
+     */
+    @Test
+    void aStopWhileAnEventIsBeingPassedOnNeitherWaitsForItNorOvertakesIt() {
+        StoppedRun stopped = stopWhilePassing(AgUiEvent.TextMessageContent.class, new ModelEvent.TextDelta("Once upon"),
+                new ModelEvent.TextDelta(" a time"), new ModelEvent.Completed(null, FinishReason.STOP));
+
+        assertTrue(stopped.stopReturnedMeanwhile(), "the stop returned while the event was being passed on");
+        assertEquals(List.of("Once upon"), stopped.events().stream()
+                .filter(e -> e instanceof AgUiEvent.TextMessageContent)
+                .map(e -> ((AgUiEvent.TextMessageContent) e).delta()).toList(), "nothing of the work follows");
+        assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) last(stopped.events())).outcome());
+        assertTrue(model.cancelled, "the model call in flight is closed");
+        assertEquals(List.of(RunEnd.CANCELLED), journal.ends);
+    }
+
+    /** A stop that comes while the run's own terminal event is on its way out neither waits for it nor changes it. */
+    @Test
+    void aStopWhileTheRunsLastEventIsBeingPassedOnChangesNothing() {
+        StoppedRun stopped = stopWhilePassing(AgUiEvent.RunFinished.class, new ModelEvent.TextDelta("Hello!"),
+                new ModelEvent.Completed(null, FinishReason.STOP));
+
+        assertTrue(stopped.stopReturnedMeanwhile(), "the stop returned while the event was being passed on");
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) last(stopped.events())).outcome());
+        assertEquals(List.of(RunEnd.SUCCESS), journal.ends);
+    }
+
+    private record StoppedRun(List<AgUiEvent> events, boolean stopReturnedMeanwhile) {}
+
+    /**
+     * A run whose model streams {@code fed} from this thread, as the LLM client's callbacks do; while the first event
+     * of type {@code at} is being passed on to the client, a stop comes from another thread.
+     */
+    private StoppedRun stopWhilePassing(Class<? extends AgUiEvent> at, ModelEvent... fed) {
+        UnicastProcessor<ModelEvent> llm = UnicastProcessor.create();
+        model.answerFed(llm);
+        StopSwitch stop = new StopSwitch();
+        List<Boolean> stopReturnedMeanwhile = new ArrayList<>();
+        AssertSubscriber<AgUiEvent> client = runner.run(AgentDefinition.builder("chat").build(),
+                        RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal), stop, Context.root())
+                .onItem().invoke(event -> {
+                    if (at.isInstance(event) && stopReturnedMeanwhile.isEmpty()) {
+                        stopReturnedMeanwhile.add(OtherThread.returnsMeanwhile(
+                                () -> stop.stop(StopSwitch.Reason.REQUESTED)));
+                    }
+                })
+                .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+
+        for (ModelEvent event : fed) {
+            llm.onNext(event);
+        }
+        llm.onComplete();
+        List<AgUiEvent> events = client.awaitCompletion(Duration.ofSeconds(20)).getItems();
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        return new StoppedRun(events, stopReturnedMeanwhile.equals(List.of(true)));
     }
 
     @Test

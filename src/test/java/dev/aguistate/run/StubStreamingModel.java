@@ -5,6 +5,7 @@ import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.StreamingModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -31,6 +32,15 @@ final class StubStreamingModel implements StreamingModel {
     StubStreamingModel answerThenStall(ModelEvent... events) {
         answers.add(Multi.createBy().concatenating().streams(Multi.createFrom().items(events),
                 Multi.createFrom().<ModelEvent>nothing()).onCancellation().invoke(() -> cancelled = true));
+        return this;
+    }
+
+    /**
+     * An answer the test streams itself, as the LLM client's callbacks do: each event reaches the run on the thread
+     * that feeds it, once the run is under way. Cancelling the call leaves later events unheard.
+     */
+    StubStreamingModel answerFed(UnicastProcessor<ModelEvent> feed) {
+        answers.add(feed.onCancellation().invoke(() -> cancelled = true));
         return this;
     }
 

@@ -84,7 +84,7 @@ class ToolEffectsTest {
             pool.shutdownNow();
         }
 
-        JsonNode held = ClientStateReplay.of(initial, RunFixtures.json(emitted)).held();
+        JsonNode held = ClientStateReplay.ofEveryClient(initial, RunFixtures.json(emitted)).held();
         assertEquals(state.clientView(), held);
         assertEquals(threads * writes, held.get("notes").size());
         assertEquals(held, client.holds());

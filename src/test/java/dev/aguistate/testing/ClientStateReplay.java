@@ -1,6 +1,7 @@
 package dev.aguistate.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.github.fge.jsonpatch.JsonPatch;
 import com.github.fge.jsonpatch.JsonPatchException;
 import java.io.IOException;
@@ -19,6 +20,16 @@ public final class ClientStateReplay {
 
     private ClientStateReplay(JsonNode initial) {
         this.held = initial;
+    }
+
+    /**
+     * Plays the events as both kinds of client do: one that starts from the state it sent ({@code sent}, which
+     * {@code @ag-ui/client} does), and one that starts from an empty state (CopilotKit's Node runtime does). Every
+     * delta must apply for both; the answer is the first's replay.
+     */
+    public static ClientStateReplay ofEveryClient(JsonNode sent, List<JsonNode> events) {
+        of(JsonNodeFactory.instance.objectNode(), events);
+        return of(sent, events);
     }
 
     public static ClientStateReplay of(JsonNode initial, List<JsonNode> events) {

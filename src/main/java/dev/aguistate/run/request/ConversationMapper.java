@@ -39,7 +39,9 @@ import java.util.Set;
  *   <li>an assistant tool call the client never answered (the user wrote instead of using the tool) gets a
  *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls;</li>
  *   <li>{@value ToolCall#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
- *       LLM sees the confirmed call's result instead.</li>
+ *       LLM sees the confirmed call's result instead;</li>
+ *   <li>an assistant message with neither text nor a call the LLM sees (one a client sent, or one an older
+ *       server stored) is left out: an empty assistant turn makes the model start over instead of answering.</li>
  * </ul>
  */
 public final class ConversationMapper {
@@ -57,7 +59,7 @@ public final class ConversationMapper {
         List<ChatMessage> toolMedia = new ArrayList<>(); // user messages carrying tool results' media parts
         for (Message message : messages) {
             if (message instanceof Message.Tool t && confirmCalls.contains(t.toolCallId())
-                    || message instanceof Message.Assistant a && onlyConfirms(a)) {
+                    || message instanceof Message.Assistant a && nothingForTheModel(a)) {
                 continue;
             }
             if (!(message instanceof Message.Tool)) {
@@ -142,9 +144,10 @@ public final class ConversationMapper {
         return ids;
     }
 
-    private static boolean onlyConfirms(Message.Assistant a) {
-        return (a.content() == null || a.content().isEmpty()) && a.toolCalls() != null && !a.toolCalls().isEmpty()
-                && a.toolCalls().stream().allMatch(ToolCall::confirmsChanges);
+    /** No text, and no tool call but {@value ToolCall#CONFIRM_CHANGES} ones (or none at all). */
+    private static boolean nothingForTheModel(Message.Assistant a) {
+        return (a.content() == null || a.content().isEmpty())
+                && (a.toolCalls() == null || a.toolCalls().stream().allMatch(ToolCall::confirmsChanges));
     }
 
     /** The client's {@code context} entries as one system message, or null when there are none. */
