@@ -93,7 +93,7 @@ public class AgentsResource {
 
     private AgentInfo info(AgentDefinition agent, String defaultName) {
         return new AgentInfo(agent.name(), agent.description(), agent.name().equals(defaultName),
-                List.copyOf(agent.tools().keySet()), agent.hasState(), agent.tools().values().stream()
+                List.copyOf(agent.currentTools().keySet()), agent.hasState(), agent.currentTools().values().stream()
                 .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList(),
                 AgentCapabilities.of(agent, limits));
     }

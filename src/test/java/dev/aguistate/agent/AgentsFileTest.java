@@ -373,7 +373,7 @@ class AgentsFileTest {
     }
 
     private static String resultText(BackendTool tool) {
-        return ToolInvoker.invoke(tool, "{}", Map.of(), null).content();
+        return ToolInvoker.invoke(tool, "{}", Map.of(), null).await().indefinitely().content().text();
     }
 
     private static StateKey key(StateSchema schema, String name) {
