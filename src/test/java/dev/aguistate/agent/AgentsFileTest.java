@@ -244,7 +244,25 @@ class AgentsFileTest {
                 + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
         return Stream.of(
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
-                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, instructions, maxInputTokens, name,"),
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, httpTools, instructions, maxInputTokens, mcpServers, name,"),
+                Arguments.of("MCP server with a url and a command", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', command: [node, s.js]}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': declare either 'url' or 'command', not both"),
+                Arguments.of("MCP header from a variable that is not set", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', headers: {X-Key: '${AGUI_TEST_UNSET_KEY}'}}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': headers.X-Key: ${AGUI_TEST_UNSET_KEY} is not set"),
+                Arguments.of("MCP confirm outside its tools", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', tools: [lookup], confirm: [refund]}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': MCP server orders confirms tool 'refund', which"),
+                Arguments.of("token forwarding to a process", agent + "    mcpServers:\n"
+                                + "      - {id: local, command: [node, s.js], forwardUserToken: true}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'local': MCP server local: headers and forwardUserToken need a url"),
+                Arguments.of("MCP timeout that is not a duration", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', timeout: soon}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': timeout: 'soon' is not a duration"),
+                Arguments.of("HTTP tool placeholder that is not a parameter", agent + "    httpTools:\n"
+                                + "      - {name: weather, url: 'http://127.0.0.1:1/w/{town}', parameters: {type: object, properties: {city: {type: string}}}}\n",
+                        "agents[0] 'trip': ", "httpTools[0] 'weather': HTTP tool weather: url placeholder {town} is not one of"),
                 Arguments.of("unknown nested field", state + "    stateTools:\n      - {name: x, reslt: ok}\n",
                         "agents[0] 'trip': ", "stateTools[0]: unknown field 'reslt'"),
                 Arguments.of("unknown state key field", state.replace("{type: array}", "{typ: array}"),
