@@ -34,7 +34,7 @@ final class LegacySseTransport implements McpTransport {
         RequestOptions options = options(HttpMethod.GET, server.url(), null).putHeader("Accept", "text/event-stream");
         http.request(options).onComplete(obtained -> {
             if (obtained.failed()) {
-                opened.fail(new TransportException("the MCP server " + server.label() + " cannot be reached: "
+                opened.fail(TransportException.unreachable("the MCP server " + server.label() + " cannot be reached: "
                         + obtained.cause().getMessage(), obtained.cause()));
                 return;
             }
@@ -80,7 +80,7 @@ final class LegacySseTransport implements McpTransport {
                 .compose(request -> request.send(Buffer.buffer(message.toString())))
                 .onComplete(answered -> {
                     if (answered.failed()) {
-                        done.fail(new TransportException("the MCP server " + server.label() + " cannot be reached: "
+                        done.fail(TransportException.unreachable("the MCP server " + server.label() + " cannot be reached: "
                                 + answered.cause().getMessage(), answered.cause()));
                     } else if (answered.result().statusCode() / 100 != 2) {
                         HttpMessages.describeError(answered.result(), done, server.label());

@@ -113,7 +113,7 @@ final class McpClient {
         return Uni.createFrom().emitter(emitter -> {
             ToolCall call = new ToolCall(emitter, span);
             emitter.onTermination(() -> context.runOnContext(v -> call.cancel()));
-            context.runOnContext(v -> connect().onComplete(connected -> {
+            context.runOnContext(v -> usable().onComplete(connected -> {
                 if (call.over) {
                     return;
                 }
@@ -141,6 +141,17 @@ final class McpClient {
     }
 
     // ---- the connection ----------------------------------------------------------------------------------------
+
+    /**
+     * Connected, or connecting: a call waits for that. While a failed server waits for its next try, a call fails at
+     * once with why, so that calls do not restart a crashing process faster than its backoff.
+     */
+    private Future<Void> usable() {
+        if (!ready && connecting == null && retryTimer != -1) {
+            return Future.failedFuture(new McpTransport.TransportException(problem, null));
+        }
+        return connect();
+    }
 
     private Future<Void> connect() {
         if (closed) {
@@ -451,9 +462,9 @@ final class McpClient {
                     });
                     return;
                 }
-                if (sent.failed() && sent.cause() instanceof McpTransport.TransportException broken
-                        && broken.status() == 0 && pending.containsKey(id)) {
-                    unreachable(broken.getMessage()); // fails this call too
+                if (sent.failed() && sent.cause() instanceof McpTransport.TransportException down
+                        && down.isUnreachable() && pending.containsKey(id)) {
+                    unreachable(down.getMessage()); // fails this call too
                     return;
                 }
                 afterExchange(sentOn, id, sent.cause());

@@ -67,19 +67,34 @@ interface McpTransport {
     /** A failure of the transport itself, worded for the LLM and for readiness. */
     final class TransportException extends RuntimeException {
         private final int status;
+        private final boolean unreachable;
 
         TransportException(String message, Throwable cause) {
-            this(message, 0, cause);
+            this(message, 0, false, cause);
         }
 
         TransportException(String message, int status, Throwable cause) {
+            this(message, status, false, cause);
+        }
+
+        private TransportException(String message, int status, boolean unreachable, Throwable cause) {
             super(message, cause, false, false);
             this.status = status;
+            this.unreachable = unreachable;
+        }
+
+        /** No connection could be made: the server is down, not just this exchange broken. */
+        static TransportException unreachable(String message, Throwable cause) {
+            return new TransportException(message, 0, true, cause);
         }
 
         /** The HTTP status the server answered with; 0 when it did not answer with one. */
         int status() {
             return status;
+        }
+
+        boolean isUnreachable() {
+            return unreachable;
         }
     }
 }

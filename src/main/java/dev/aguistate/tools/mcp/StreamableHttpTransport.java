@@ -54,7 +54,7 @@ final class StreamableHttpTransport implements McpTransport {
         HttpExchange exchange = new HttpExchange(done);
         http.request(options).onComplete(obtained -> {
             if (obtained.failed()) {
-                done.tryFail(new TransportException("the MCP server " + server.label() + " cannot be reached: "
+                done.tryFail(TransportException.unreachable("the MCP server " + server.label() + " cannot be reached: "
                         + obtained.cause().getMessage(), obtained.cause()));
                 return;
             }

@@ -317,6 +317,25 @@ class McpToolsTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aProcessThatExitsFailsItsCallAndIsStartedAgain() {
+        String before = result(callTool("mcp-restart", "mcp__exiting__pid", "{}", token)).asText();
+
+        SseClient.Stream crashed = callTool("mcp-restart", "mcp__exiting__quit", "{}", token);
+
+        assertTrue(result(crashed).asText().contains("exited with code 3 (its last words: quitting as asked)"),
+                result(crashed).asText());
+        assertEquals("RUN_FINISHED/success", outcome(crashed));
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        String after = before;
+        while (after.equals(before) || after.startsWith("Error")) {
+            assertTrue(System.nanoTime() < deadline, "not started again within 15 s; last answer: " + after);
+            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            after = result(callTool("mcp-restart", "mcp__exiting__pid", "{}", token)).asText();
+        }
+        assertTrue(after.matches("\\d+"), "a new process answers: " + after);
+    }
+
+    @Test
     void anHttpToolFillsItsUrlAndAnswersWithTheBodyOrAToolError() {
         SseClient.Stream stream = callTool("mcp-fixture", "city_weather", "{\"city\":\"Lisbon\",\"units\":\"metric\"}",
                 "service-key");
