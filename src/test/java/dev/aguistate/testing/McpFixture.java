@@ -37,7 +37,7 @@ public final class McpFixture implements AutoCloseable {
     public static final String TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
     /** One tools/call as the fixture received it. */
-    public record Call(long id, String tool, JsonNode arguments, String authorization, String apiKey) {}
+    public record Call(long id, String tool, JsonNode arguments, String authorization, String apiKey, JsonNode meta) {}
 
     private final HttpServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
@@ -219,7 +219,7 @@ public final class McpFixture implements AutoCloseable {
     private void call(HttpExchange exchange, long id, JsonNode params) throws IOException {
         String tool = params.path("name").asText();
         calls.add(new Call(id, tool, params.path("arguments"), exchange.getRequestHeaders().getFirst("Authorization"),
-                exchange.getRequestHeaders().getFirst("X-Api-Key")));
+                exchange.getRequestHeaders().getFirst("X-Api-Key"), params.path("_meta")));
         advanced();
         switch (tool) {
             case "get_weather" -> answer(exchange, id, text("Sunny in " + params.at("/arguments/city").asText()));

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The MCP servers the MCP tests talk to, started before the application: the reference server
- * {@code @modelcontextprotocol/server-everything} (npm, installed in {@code src/test/mcp}) over Streamable HTTP,
- * started here as a process (the application starts its own copy over stdio), and a {@link McpFixture}. Their
+ * {@code @modelcontextprotocol/server-everything} (npm, installed in {@code src/test/mcp}) over Streamable HTTP and
+ * over the older HTTP+SSE, each started here as a process (the application starts its own copy over stdio), and a
+ * {@link McpFixture}. Their
  * addresses reach the agents file ({@code src/test/resources/agents/mcp-agents.yaml}) as {@code ${…}} variables, which
  * the application reads from its configuration.
  */
@@ -26,7 +27,7 @@ public class McpServersResource implements QuarkusTestResourceLifecycleManager {
     public static final Path EVERYTHING = Path.of("src/test/mcp/node_modules/@modelcontextprotocol/server-everything");
 
     private static volatile McpFixture fixture;
-    private Process everything;
+    private final List<Process> processes = new java.util.ArrayList<>();
 
     public static McpFixture fixture() {
         if (fixture == null) {
@@ -59,30 +60,41 @@ public class McpServersResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         installEverything();
         fixture = McpFixture.start();
-        int port = freePort();
-        try {
-            ProcessBuilder builder = new ProcessBuilder("node", EVERYTHING.resolve("dist/index.js").toString(),
-                    "streamableHttp").redirectErrorStream(true)
-                    .redirectOutput(new File("target/mcp-everything-http.log"));
-            builder.environment().put("PORT", Integer.toString(port));
-            everything = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("node is needed to run the reference MCP server", e);
-        }
-        awaitListening(port);
+        int port = everything("streamableHttp");
+        int ssePort = everything("sse");
         return Map.of(
                 "agui.agents.file", "src/test/resources/agents/mcp-agents.yaml",
                 "AGUI_TEST_EVERYTHING_URL", "http://127.0.0.1:" + port + "/mcp",
+                "AGUI_TEST_EVERYTHING_SSE_URL", "http://127.0.0.1:" + ssePort + "/sse",
                 "AGUI_TEST_FIXTURE_URL", fixture.url(),
                 "AGUI_TEST_CLOSED_URL", "http://127.0.0.1:" + freePort() + "/mcp",
                 "AGUI_TEST_FIXTURE_KEY", "fixture-key-value");
     }
 
-    private void awaitListening(int port) {
+    /** Starts the reference server over {@code transport} on a free port, and answers the port once it listens. */
+    private int everything(String transport) {
+        int port = freePort();
+        Process started;
+        try {
+            ProcessBuilder builder = new ProcessBuilder("node", EVERYTHING.resolve("dist/index.js").toString(),
+                    transport).redirectErrorStream(true)
+                    .redirectOutput(new File("target/mcp-everything-" + transport + ".log"));
+            builder.environment().put("PORT", Integer.toString(port));
+            started = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("node is needed to run the reference MCP server", e);
+        }
+        processes.add(started);
+        awaitListening(started, port, transport);
+        return port;
+    }
+
+    private static void awaitListening(Process everything, int port, String transport) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!everything.isAlive()) {
-                throw new IllegalStateException("the reference MCP server exited; see target/mcp-everything-http.log");
+                throw new IllegalStateException("the reference MCP server exited; see target/mcp-everything-"
+                        + transport + ".log");
             }
             try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 return;
@@ -108,18 +120,13 @@ public class McpServersResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (everything != null) {
-            everything.descendants().forEach(ProcessHandle::destroy);
-            everything.destroy();
-        }
+        processes.forEach(process -> {
+            process.descendants().forEach(ProcessHandle::destroy);
+            process.destroy();
+        });
         if (fixture != null) {
             fixture.close();
             fixture = null;
         }
-    }
-
-    /** Arguments of the {@code node} command the agents file uses for the stdio server. */
-    public static List<String> everythingStdioCommand() {
-        return List.of("node", EVERYTHING.resolve("dist/index.js").toString(), "stdio");
     }
 }

@@ -15,7 +15,12 @@ import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TokenIssuer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -45,6 +50,9 @@ class McpToolsTest extends StubbedLlmTestBase {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
             overrides.put("agui.auth.api-keys.service-key", "service");
             overrides.put("agui.tools.max-result-chars", "10000");
+            overrides.put("quarkus.otel.sdk.disabled", "false");
+            overrides.put("quarkus.otel.traces.sampler", "parentbased_always_on");
+            overrides.put("quarkus.otel.bsp.schedule.delay", "50ms");
             return overrides;
         }
 
@@ -57,6 +65,9 @@ class McpToolsTest extends StubbedLlmTestBase {
         }
     }
 
+    @Inject
+    InMemorySpanExporter spans;
+
     private McpFixture fixture;
     private String token;
 
@@ -65,6 +76,23 @@ class McpToolsTest extends StubbedLlmTestBase {
         fixture = McpServersResource.fixture();
         fixture.reset();
         token = TokenIssuer.current().token("alice", null);
+        awaitListed("mcp-stdio", "mcp__everything__echo");
+        awaitListed("mcp-http", "echo");
+        awaitListed("mcp-sse", "mcp__old__echo");
+        awaitListed("mcp-fixture", "mcp__wx__get_weather");
+        awaitListed("mcp-restart", "mcp__exiting__pid");
+    }
+
+    /**
+     * Waits until the agent offers {@code tool}: the servers are reached in the background after the start, and on
+     * this shared machine one may need its second try.
+     */
+    private void awaitListed(String agent, String tool) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!names(agentInfo(agent).get("tools")).contains(tool)) {
+            assertTrue(System.nanoTime() < deadline, agent + " did not offer " + tool + " within 30 s");
+            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+        }
     }
 
     private SseClient.Stream run(String agent, RunRequests request, String bearer) {
@@ -161,6 +189,14 @@ class McpToolsTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aServerWithOnlyTheOlderHttpSseTransportIsSpokenToOverIt() {
+        SseClient.Stream stream = callTool("mcp-sse", "mcp__old__echo", "{\"message\":\"then\"}", token);
+
+        assertEquals("Echo: then", result(stream).asText());
+        assertEquals("RUN_FINISHED/success", outcome(stream));
+    }
+
+    @Test
     void anEmbeddedResourceOfTheReferenceServerBecomesText() {
         JsonNode content = result(callTool("mcp-http", "get-resource-reference", "{\"resourceType\":\"Text\","
                 + "\"resourceId\":1}", token));
@@ -178,6 +214,35 @@ class McpToolsTest extends StubbedLlmTestBase {
         assertEquals("Bearer " + token, call.authorization());
         assertEquals("fixture-key-value", call.apiKey(), "the configured header, its value from ${AGUI_TEST_FIXTURE_KEY}");
         assertEquals("RUN_FINISHED/success", outcome(stream));
+    }
+
+    @Test
+    void eachCallIsAnExecuteToolSpanNamingTheServerWhoseTraceTheServerIsHanded() {
+        SseClient.Stream stream = callTool("mcp-fixture", "mcp__wx__get_weather", "{\"city\":\"Porto\"}", token);
+        String traceId = stream.ofType("RUN_STARTED").get(0).at("/metadata/trace/traceId").asText();
+
+        SpanData tool = awaitSpan(traceId, "execute_tool mcp__wx__get_weather");
+
+        Attributes attributes = tool.getAttributes();
+        assertEquals("wx", attributes.get(AttributeKey.stringKey("agui.mcp.server.id")));
+        assertEquals("tools/call", attributes.get(AttributeKey.stringKey("mcp.method.name")));
+        assertEquals("tcp", attributes.get(AttributeKey.stringKey("network.transport")));
+        String traceparent = fixture.callsOf("get_weather").get(0).meta().path("traceparent").asText();
+        assertEquals("00-" + traceId + "-" + tool.getSpanId() + "-01", traceparent,
+                "the server is handed the call's span as its parent");
+    }
+
+    private SpanData awaitSpan(String traceId, String name) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            for (SpanData span : spans.getFinishedSpanItems()) {
+                if (span.getTraceId().equals(traceId) && span.getName().equals(name)) {
+                    return span;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "no span " + name + " in trace " + traceId);
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
     }
 
     @Test
