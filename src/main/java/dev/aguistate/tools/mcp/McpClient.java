@@ -62,15 +62,18 @@ final class McpClient {
     /** Why calls cannot be made now; null while connected. Read from any thread (readiness). */
     private volatile String problem = "not reached yet";
 
+    /** Set by {@link #close()} on the stopping thread, so that a process is stopped before the JVM exits. */
+    private volatile boolean closed;
+    /** Written on the context only; read by {@link #close()}, which must not wait for the context at shutdown. */
+    private volatile McpTransport transport;
+
     // Confined to the context:
-    private McpTransport transport;
     private boolean legacy;
     private String protocolVersion;
     private boolean ready;
     private Promise<Void> connecting;
     private int failures;
     private long retryTimer = -1;
-    private boolean closed;
     private long nextId = 1;
     private final Map<Long, Pending> pending = new HashMap<>();
 
@@ -129,8 +132,12 @@ final class McpClient {
 
     /** Stops: ends the connection or process and fails what waits for an answer. */
     void close() {
+        closed = true;
+        McpTransport current = transport;
+        if (current != null) {
+            current.close(); // at once: the context may not run again once the server stops
+        }
         context.runOnContext(v -> {
-            closed = true;
             ready = false;
             cancelRetry();
             dropTransport("the server is shutting down");

@@ -35,8 +35,12 @@ final class StdioTransport implements McpTransport {
     private final McpServer server;
     private final Context context;
     private final Deque<String> lastErrors = new ArrayDeque<>();
-    private Process process;
-    private OutputStream input;
+    /** Set on a worker thread; stopped from whichever thread closes. */
+    private volatile Process process;
+    private volatile OutputStream input;
+    private volatile boolean closed;
+    /** Stops the process if the JVM exits without closing this (a start that failed after this one began). */
+    private final Thread onExit = new Thread(this::close, "mcp-stop");
 
     StdioTransport(McpServer server, Context context) {
         this.server = server;
@@ -52,6 +56,11 @@ final class StdioTransport implements McpTransport {
                 throw new TransportException("the MCP server " + server.label() + " could not be started: "
                         + e.getMessage(), e);
             }
+            if (closed) { // closed while it started
+                close();
+                throw new TransportException("the server is shutting down", null);
+            }
+            Runtime.getRuntime().addShutdownHook(onExit);
             input = process.getOutputStream();
             daemon("mcp-" + server.id() + "-out", () -> readOutput(receiver));
             daemon("mcp-" + server.id() + "-err", this::readErrors);
@@ -156,6 +165,14 @@ final class StdioTransport implements McpTransport {
 
     @Override
     public void close() {
+        closed = true;
+        if (process != null && Thread.currentThread() != onExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
         if (process != null) {
             Process stopping = process;
             // a launcher (npx, a shell script) leaves its children behind otherwise
