@@ -1,5 +1,9 @@
 package dev.aguistate.agent;
 
+import java.util.Optional;
+
+import dev.aguistate.tools.ToolSource;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -235,6 +239,42 @@ class AgentsFileTest {
         assertEquals(Set.of("set_itinerary", "remember_preferences"), planner.tools().keySet());
         assertEquals(List.of(new PredictiveMapping("itinerary", "set_itinerary", "itinerary")), planner.predictive());
         assertSame(MergeHandlers.MERGE_OBJECT, key(planner.state(), "preferences").handler());
+    }
+
+    @Test
+    void theMcpExampleDeclaresTheReferenceServerWithAConfirmedToolUnderItsOfferedName() {
+        AgentDefinition demo = AgentsFile.load(Path.of("examples/mcp-agents.yaml")).get(0);
+
+        assertEquals("mcp-demo", demo.name());
+        assertEquals(List.of("mcp:everything"), demo.toolSources().stream().map(ToolSource::id).toList());
+        assertEquals(Set.of("mcp__everything__get-sum"), demo.confirmation().tools(),
+                "confirm names the server's tool; the run asks about the name the LLM calls");
+        assertTrue(demo.currentTools().isEmpty(), "nothing is listed before the registry starts the server");
+    }
+
+    @Test
+    void anMcpServerTakesItsAddressAndHeadersFromVariablesAndHttpToolsAreTheAgentsToConfirm(@TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("agents.yaml"), """
+                agents:
+                  - name: support
+                    mcpServers:
+                      - {id: orders, url: '${ORDERS_URL}/mcp', headers: {X-Key: '${ORDERS_KEY}'}, prefix: false,
+                         forwardUserToken: true, timeout: 500ms}
+                    httpTools:
+                      - {name: weather, url: 'http://127.0.0.1:1/w/{city}',
+                         parameters: {type: object, properties: {city: {type: string}}}}
+                    confirmation: {tools: [weather]}
+                """);
+        Map<String, String> variables = Map.of("ORDERS_URL", "http://orders:3001", "ORDERS_KEY", "k3y");
+
+        AgentDefinition support = AgentsFile.load(file, name -> Optional.ofNullable(variables.get(name))).get(0);
+
+        assertEquals(List.of("mcp:orders", "http"), support.toolSources().stream().map(ToolSource::id).toList());
+        String described = support.toolSources().get(0).toString();
+        assertFalse(described.contains("k3y"), "a header's value is never shown: " + described);
+        assertEquals(List.of("weather"), List.copyOf(support.currentTools().keySet()));
+        assertEquals(Set.of("weather"), support.confirmation().tools());
     }
 
     static Stream<Arguments> brokenFiles() {

@@ -74,6 +74,11 @@ final class McpToolSource implements ToolSource {
         return current == null ? Optional.of("not started") : Optional.ofNullable(current.problem());
     }
 
+    @Override
+    public String toString() {
+        return "McpToolSource[" + server + "]";
+    }
+
     /** The server listed its tools: those offered from the next run on. */
     private void listed(List<JsonNode> listedTools) {
         List<BackendTool> offered = new ArrayList<>();
