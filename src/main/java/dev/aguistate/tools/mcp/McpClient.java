@@ -364,9 +364,13 @@ final class McpClient {
 
     /** A request of this client's own (handshake, listing), with the server's time limit. */
     private Future<JsonNode> request(String method, ObjectNode params) {
+        McpTransport sending = transport;
+        if (sending == null) {
+            return Future.failedFuture(new McpTransport.TransportException(problem == null
+                    ? "the connection to the MCP server " + server.label() + " is gone" : problem, null));
+        }
         Promise<JsonNode> answer = Promise.promise();
         long id = nextId++;
-        McpTransport sending = transport;
         Pending waiting = new Pending() {
             @Override
             public void answered(JsonNode result) {

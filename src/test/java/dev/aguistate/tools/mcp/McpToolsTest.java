@@ -150,6 +150,9 @@ class McpToolsTest extends StubbedLlmTestBase {
                 names(agent.get("tools")), "the allow-list, in the server's order; get-env and the rest are left out");
         JsonNode echo = agent.at("/capabilities/tools/items/0");
         assertEquals("string", echo.at("/parameters/properties/message/type").asText(), echo.toString());
+        HttpResponse<String> info = client.get("/copilotkit/info", "Authorization", "Bearer " + token);
+        assertEquals(echo, RunRequests.parse(info.body()).at("/agents/mcp-stdio/capabilities/tools/items/0"),
+                "CopilotKit's /info offers the same tool: " + info.body());
 
         SseClient.Stream stream = callTool("mcp-stdio", "mcp__everything__echo", "{\"message\":\"hello\"}", token);
 
