@@ -4,6 +4,9 @@ import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.state.StateScopes;
 import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.ToolSource;
+import dev.aguistate.tools.http.HttpTools;
+import dev.aguistate.tools.mcp.McpServer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -37,12 +40,14 @@ import java.util.stream.Stream;
  *                            {@code agui.run.context.max-input-tokens} (see docs/long-conversations.md)
  * @param summary             when its threads' earlier conversation is summarized; null: the server's
  *                            {@code agui.run.summary.*}
+ * @param toolSources         where its further tools come from: MCP servers, HTTP tools (see docs/tools.md); their
+ *                            lists may change while the server runs, so a run takes {@link #currentTools()} once
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
                               ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Integer maxInputTokens,
-                              SummaryPolicy summary) {
+                              SummaryPolicy summary, List<ToolSource> toolSources) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -52,6 +57,7 @@ public record AgentDefinition(String name, String description, String instructio
         description = description == null ? "" : description;
         instructions = instructions == null ? "" : instructions;
         tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools)); // declaration order: stable prompts
+        toolSources = List.copyOf(toolSources);
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
         confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
@@ -69,8 +75,24 @@ public record AgentDefinition(String name, String description, String instructio
         return state != null;
     }
 
+    /** One of its tools as it is now: its own, else a source's. */
     public Optional<BackendTool> tool(String toolName) {
-        return Optional.ofNullable(tools.get(toolName));
+        BackendTool own = tools.get(toolName);
+        return own != null || toolSources.isEmpty() ? Optional.ofNullable(own)
+                : Optional.ofNullable(currentTools().get(toolName));
+    }
+
+    /**
+     * Its tools as they are now, by name: its own, then each source's in declaration order. A source's tool named
+     * like one before it is left out (the first keeps the name).
+     */
+    public Map<String, BackendTool> currentTools() {
+        if (toolSources.isEmpty()) {
+            return tools;
+        }
+        Map<String, BackendTool> current = new LinkedHashMap<>(tools);
+        toolSources.forEach(source -> source.tools().forEach(tool -> current.putIfAbsent(tool.name(), tool)));
+        return Collections.unmodifiableMap(current);
     }
 
     /** The state keys a tool predicts while its arguments stream or writes with its result. */
@@ -100,6 +122,7 @@ public record AgentDefinition(String name, String description, String instructio
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
+        private final List<ToolSource> toolSources = new ArrayList<>();
         private ConfirmationMessages confirmationMessages = ConfirmationMessages.GENERIC;
 
         private Builder(String name) {
@@ -119,6 +142,25 @@ public record AgentDefinition(String name, String description, String instructio
         public Builder tool(BackendTool tool) {
             tools.add(tool);
             return this;
+        }
+
+        /**
+         * Tools from outside the agent's code (see docs/tools.md); the registry starts the source with the server and
+         * closes it at shutdown.
+         */
+        public Builder toolSource(ToolSource source) {
+            toolSources.add(Objects.requireNonNull(source, "source"));
+            return this;
+        }
+
+        /** The tools of an MCP server, as {@code mcp__<id>__<tool>} unless it says otherwise. */
+        public Builder mcpServer(McpServer server) {
+            return toolSource(server.toolSource());
+        }
+
+        /** Tools that are plain HTTP calls. */
+        public Builder httpTools(HttpTools tools) {
+            return toolSource(tools);
         }
 
         /**
@@ -217,18 +259,27 @@ public record AgentDefinition(String name, String description, String instructio
             }
             predictive.forEach(p -> checkStateKeys("tool " + p.tool() + " (predicted state)", Stream.of(p.stateKey())));
             checkStateKeys("the server-owned key list", serverOwnedKeys.stream());
-            confirmedTools.stream().filter(tool -> !byName.containsKey(tool)).findFirst().ifPresent(tool -> {
+            Set<String> known = new LinkedHashSet<>(byName.keySet());
+            toolSources.forEach(source -> source.tools().forEach(tool -> known.add(tool.name())));
+            confirmedTools.stream().filter(tool -> !known.contains(tool)).findFirst().ifPresent(tool -> {
                 throw new IllegalArgumentException("agent " + name + " requires confirmation of tool '" + tool
-                        + "', which is not one of its backend tools " + byName.keySet());
+                        + "', which is not one of its backend tools " + known
+                        + " (an MCP server's tools are confirmed with its own 'confirm')");
             });
+            Set<String> sourceIds = new LinkedHashSet<>();
+            toolSources.stream().filter(source -> !sourceIds.add(source.id())).findFirst().ifPresent(source -> {
+                throw new IllegalArgumentException("agent " + name + " declares tool source " + source.id() + " twice");
+            });
+            Set<String> confirmed = new LinkedHashSet<>(confirmedTools);
+            toolSources.forEach(source -> confirmed.addAll(source.confirmedTools()));
             if (twoPhaseState && (state == null || state.freeForm())) {
                 throw new IllegalArgumentException("agent " + name
                         + " uses two-phase state, which needs a state schema with declared keys");
             }
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
-                    new ConfirmationPolicy(confirmAllStateTools, confirmedTools, confirmationMessages), onDisconnect,
-                    maxInputTokens, summary);
+                    new ConfirmationPolicy(confirmAllStateTools, confirmed, confirmationMessages), onDisconnect,
+                    maxInputTokens, summary, toolSources);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

@@ -1,6 +1,13 @@
 package dev.aguistate.agent;
 
+import dev.aguistate.tools.ResultLimit;
+import dev.aguistate.tools.ToolSource;
+import dev.aguistate.tools.ToolSourceRuntime;
+import dev.aguistate.tools.ToolsConfig;
 import io.quarkus.runtime.Startup;
+import io.vertx.core.Vertx;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.util.Collection;
@@ -9,28 +16,43 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
 
 /**
  * All agents, by name: every {@link AgentDefinition} bean and the agents of {@code agui.agents.file}. The default
  * agent answers {@code POST /agui}. Created at start-up, so that a bad agents file or name clash stops the server
- * rather than its first request.
+ * rather than its first request. It owns the agents' {@link ToolSource}s (MCP servers, HTTP tools): it starts them
+ * here, in the background, and closes them at shutdown.
  */
 @ApplicationScoped
 @Startup
 public class AgentRegistry {
 
+    private static final Logger LOG = Logger.getLogger(AgentRegistry.class);
+
     private final Map<String, AgentDefinition> agents;
     private final String defaultAgent;
 
-    AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config) {
+    @Inject
+    AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config, Vertx vertx, ToolsConfig tools) {
+        this(beans, config);
+        ToolSourceRuntime runtime = new ToolSourceRuntime(vertx, new ResultLimit(tools.maxResultChars()));
+        agents.values().forEach(agent -> agent.toolSources().forEach(source -> {
+            LOG.infof("agent %s: starting tool source %s", agent.name(), source.id());
+            source.start(runtime);
+        }));
+    }
+
+    private AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config) {
         Map<String, AgentDefinition> byName = new TreeMap<>();
         // where each agent was declared, to name both sides of a clash
         Map<String, String> origins = new HashMap<>();
         for (Instance.Handle<AgentDefinition> bean : beans.handles()) {
             add(byName, origins, bean.get(), "Java (" + bean.getBean().getBeanClass().getName() + ")");
         }
-        config.file().ifPresent(file ->
-                AgentsFile.load(file).forEach(agent -> add(byName, origins, agent, file.toString())));
+        config.file().ifPresent(file -> AgentsFile.load(file, AgentRegistry::configured)
+                .forEach(agent -> add(byName, origins, agent, file.toString())));
         if (!byName.containsKey(config.defaultAgent())) {
             throw new IllegalStateException("agui.agents.default names agent '" + config.defaultAgent()
                     + "', but the agents are " + byName.keySet());
@@ -47,6 +69,16 @@ public class AgentRegistry {
                     + ", one in " + origin);
         }
         byName.put(agent.name(), agent);
+    }
+
+    /** A {@code ${NAME}} of the agents file: the server's configuration (environment, system properties, files). */
+    private static Optional<String> configured(String name) {
+        return ConfigProvider.getConfig().getOptionalValue(name, String.class);
+    }
+
+    @PreDestroy
+    void closeToolSources() {
+        agents.values().forEach(agent -> agent.toolSources().forEach(ToolSource::close));
     }
 
     public Optional<AgentDefinition> find(String name) {

@@ -26,6 +26,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -54,11 +56,22 @@ public final class AgentsFile {
     private AgentsFile() {}
 
     /**
-     * The file's agents, in file order.
+     * The file's agents, in file order; a {@code ${NAME}} in it is the environment variable {@code NAME}.
      *
      * @throws AgentsFileException naming the file, the agent and the problem
      */
     public static List<AgentDefinition> load(Path file) {
+        return load(file, name -> Optional.ofNullable(System.getenv(name)));
+    }
+
+    /**
+     * The file's agents, in file order.
+     *
+     * @param variables what a {@code ${NAME}} in an MCP server's or HTTP tool's {@code url}, {@code command} or
+     *                  {@code headers} stands for (a secret, an address per deployment)
+     * @throws AgentsFileException naming the file, the agent and the problem
+     */
+    public static List<AgentDefinition> load(Path file, Function<String, Optional<String>> variables) {
         List<JsonNode> entries = inFile(file, "", () -> agentEntries(read(file)));
         List<AgentDefinition> agents = new ArrayList<>();
         Map<String, String> labelsByName = new HashMap<>();
@@ -66,7 +79,7 @@ public final class AgentsFile {
             JsonNode entry = entries.get(i);
             String label = AgentsFileModel.label("agents", i, entry.path("name").textValue());
             agents.add(inFile(file, label + ": ", () -> {
-                AgentDefinition agent = bind(entry, AgentEntry.class).toDefinition();
+                AgentDefinition agent = bind(entry, AgentEntry.class).toDefinition(variables);
                 String earlier = labelsByName.putIfAbsent(agent.name(), label);
                 if (earlier != null) {
                     throw new IllegalArgumentException("the name is already used by " + earlier);

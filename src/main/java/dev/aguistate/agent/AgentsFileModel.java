@@ -11,11 +11,16 @@ import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.StateKey;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
+import dev.aguistate.tools.TokenForwarding;
+import dev.aguistate.tools.http.HttpTool;
+import dev.aguistate.tools.http.HttpTools;
+import dev.aguistate.tools.mcp.McpServer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BinaryOperator;
@@ -40,15 +45,17 @@ final class AgentsFileModel {
                       boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
                       ConfirmationEntry confirmation, String onDisconnect, Integer maxInputTokens,
-                      SummaryEntry summary) {
+                      SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
             predictive = predictive == null ? List.of() : predictive;
             serverOwned = serverOwned == null ? List.of() : serverOwned;
+            mcpServers = mcpServers == null ? List.of() : mcpServers;
+            httpTools = httpTools == null ? List.of() : httpTools;
         }
 
-        AgentDefinition toDefinition() {
+        AgentDefinition toDefinition(Function<String, Optional<String>> variables) {
             AgentDefinition.Builder agent = AgentDefinition.builder(required(name, "name"))
                     .description(description)
                     .instructions(instructions)
@@ -68,6 +75,12 @@ final class AgentsFileModel {
                 agent.state(schema.build());
             }
             mapAt("stateTools", stateTools, StateToolEntry::name, StateToolEntry::toTool).forEach(agent::tool);
+            mapAt("mcpServers", mcpServers, McpServerEntry::id, server -> server.toServer(variables))
+                    .forEach(agent::mcpServer);
+            if (!httpTools.isEmpty()) {
+                agent.httpTools(new HttpTools(mapAt("httpTools", httpTools, HttpToolEntry::name,
+                        tool -> tool.toTool(variables))));
+            }
             // the builder reports a duplicate tool name; here the first one is enough
             Map<String, StateToolEntry> toolsByName = stateTools.stream()
                     .collect(Collectors.toMap(StateToolEntry::name, tool -> tool, (first, duplicate) -> first,
@@ -216,6 +229,85 @@ final class AgentsFileModel {
         private String text(String field) {
             return required(messages.hasNonNull(field) ? messages.get(field).asText() : null, "messages." + field);
         }
+    }
+
+    /**
+     * An MCP server: {@code url} or {@code command}; {@code tools} an allow-list (absent: all); {@code headers} values
+     * may be {@code ${NAME}}s; {@code forwardUserToken} forwards a caller's signed token, and {@code forwardApiKeys}
+     * an API-key caller's key too; {@code timeout} like {@code 30s} or {@code 500ms}.
+     */
+    record McpServerEntry(String id, String url, List<String> command, List<String> tools, Boolean prefix,
+                          Map<String, String> headers, boolean forwardUserToken, boolean forwardApiKeys,
+                          List<String> confirm, String timeout) {
+
+        McpServer toServer(Function<String, Optional<String>> variables) {
+            required(id, "id");
+            McpServer.Builder server;
+            if (url != null && command != null) {
+                throw new IllegalArgumentException("declare either 'url' or 'command', not both");
+            } else if (url != null) {
+                server = McpServer.url(id, Variables.expand(url, variables, "url"));
+            } else if (command != null) {
+                server = McpServer.command(id, command.stream()
+                        .map(part -> Variables.expand(part, variables, "command")).toList());
+            } else {
+                throw new IllegalArgumentException("missing 'url' (a server to reach) or 'command' (one to start)");
+            }
+            if (tools != null) {
+                if (tools.isEmpty()) {
+                    throw new IllegalArgumentException("tools is empty: list the tools to offer, or leave it out for all");
+                }
+                server.tools(tools.toArray(String[]::new));
+            }
+            if (prefix != null) {
+                server.prefix(prefix);
+            }
+            if (headers != null) {
+                headers.forEach((name, value) -> server.header(name,
+                        Variables.expand(value, variables, "headers." + name)));
+            }
+            server.forwardUserToken(forwarding(forwardUserToken, forwardApiKeys));
+            if (confirm != null) {
+                server.confirm(confirm.toArray(String[]::new));
+            }
+            if (timeout != null) {
+                server.timeout(Durations.parse(timeout, "timeout"));
+            }
+            return server.build();
+        }
+    }
+
+    /**
+     * An HTTP tool: {@code url} with {@code {param}} placeholders (and {@code ${NAME}}s), {@code method} GET by
+     * default, {@code parameters} a JSON Schema.
+     */
+    record HttpToolEntry(String name, String description, String method, String url, JsonNode parameters,
+                         Map<String, String> headers, boolean forwardUserToken, boolean forwardApiKeys,
+                         String timeout) {
+
+        HttpTool toTool(Function<String, Optional<String>> variables) {
+            HttpTool.Builder tool = HttpTool.builder(required(name, "name"), method,
+                            Variables.expand(required(url, "url"), variables, "url"))
+                    .description(description)
+                    .parameters(parameters)
+                    .forwardUserToken(forwarding(forwardUserToken, forwardApiKeys));
+            if (headers != null) {
+                headers.forEach((header, value) -> tool.header(header,
+                        Variables.expand(value, variables, "headers." + header)));
+            }
+            if (timeout != null) {
+                tool.timeout(Durations.parse(timeout, "timeout"));
+            }
+            return tool.build();
+        }
+    }
+
+    private static TokenForwarding forwarding(boolean forwardUserToken, boolean forwardApiKeys) {
+        if (forwardApiKeys && !forwardUserToken) {
+            throw new IllegalArgumentException("forwardApiKeys needs forwardUserToken: true");
+        }
+        return !forwardUserToken ? TokenForwarding.NONE
+                : forwardApiKeys ? TokenForwarding.SIGNED_TOKENS_AND_API_KEYS : TokenForwarding.SIGNED_TOKENS;
     }
 
     /** Where an entry is, for messages: {@code stateTools[0] 'set_itinerary'}, or without the name if it has none. */

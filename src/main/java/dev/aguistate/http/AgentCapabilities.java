@@ -107,6 +107,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
         // A two-phase agent writes state, then a summary: two model calls and no tools offered.
         boolean offersTools = !agent.twoPhaseState();
         boolean confirms = agent.confirmation().enabled();
+        Map<String, BackendTool> tools = agent.currentTools();
         Map<String, Object> custom = new LinkedHashMap<>();
         custom.put("endpoints", Endpoints.of(agent.name()));
         if (agent.hasState()) {
@@ -116,14 +117,14 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
             custom.put("predictiveState", agent.predictive().stream().map(PredictedKey::of).toList());
         }
         if (confirms) {
-            custom.put("confirmedTools", agent.tools().values().stream()
+            custom.put("confirmedTools", tools.values().stream()
                     .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList());
         }
         return new AgentCapabilities(
                 new Identity(agent.name(), PLATFORM, agent.description().isBlank() ? null : agent.description(),
                         Map.of("protocolVersion", AgUiEvent.PROTOCOL_VERSION)),
                 new Transport(true, false, false, false, true),
-                new Tools(offersTools, offersTools ? agent.tools().values().stream().map(ToolItem::of)
+                new Tools(offersTools, offersTools ? tools.values().stream().map(ToolItem::of)
                         .toList() : List.of(), offersTools && server.parallelCalls(), offersTools),
                 new Output(false),
                 new State(agent.hasState(), agent.hasState(), false, agent.hasState()),

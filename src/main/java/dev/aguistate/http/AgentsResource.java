@@ -16,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
@@ -92,8 +93,9 @@ public class AgentsResource {
     }
 
     private AgentInfo info(AgentDefinition agent, String defaultName) {
+        Map<String, BackendTool> tools = agent.currentTools(); // an MCP server's list may change meanwhile
         return new AgentInfo(agent.name(), agent.description(), agent.name().equals(defaultName),
-                List.copyOf(agent.tools().keySet()), agent.hasState(), agent.tools().values().stream()
+                List.copyOf(tools.keySet()), agent.hasState(), tools.values().stream()
                 .filter(tool -> agent.confirmation().requires(tool)).map(BackendTool::name).sorted().toList(),
                 AgentCapabilities.of(agent, limits));
     }

@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import dev.aguistate.session.Caller;
+import dev.aguistate.tools.CallerCredential;
 import io.quarkus.runtime.Startup;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
@@ -60,7 +61,8 @@ public class UserResolver {
         String bearer = authorization.substring(BEARER.length()).trim();
         String keyUser = apiKeys.get(bearer);
         if (keyUser != null) {
-            return Uni.createFrom().item(Optional.of(new Caller(keyUser, null)));
+            return Uni.createFrom().item(Optional.of(new Caller(keyUser, null,
+                    new CallerCredential(CallerCredential.Kind.API_KEY, bearer))));
         }
         if (!tokensConfigured) {
             return Uni.createFrom().item(Optional.empty());
@@ -83,7 +85,8 @@ public class UserResolver {
                     claims.tenantClaim().orElse("(none)"));
             return Optional.empty();
         }
-        return Optional.of(new Caller(user.get(), tenant.orElse(null)));
+        return Optional.of(new Caller(user.get(), tenant.orElse(null),
+                new CallerCredential(CallerCredential.Kind.SIGNED_TOKEN, token)));
     }
 
     /** A claim's value as an id: a non-empty string, or a number (some providers number their tenants). */

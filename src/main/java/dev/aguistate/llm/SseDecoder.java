@@ -16,9 +16,10 @@ import java.util.Arrays;
  * is not an event (as in langchain4j's own parser). At the end of the body an event whose lines are complete but
  * lack the closing blank line is still delivered; an unterminated last line is dropped.
  *
- * <p>Not thread-safe: one decoder per response, fed on one thread.
+ * <p>Not thread-safe: one decoder per response, fed on one thread. Besides the LLM's streams it reads MCP servers'
+ * event streams ({@code dev.aguistate.tools.mcp}).
  */
-final class SseDecoder {
+public final class SseDecoder {
 
     /** An event or line larger than this is not a chat-completion chunk: the body is not what we asked for. */
     static final int MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -42,14 +43,14 @@ final class SseDecoder {
     private final StringBuilder joined = new StringBuilder();
 
     /** Thrown when an event grows beyond {@link #MAX_EVENT_BYTES}. */
-    static final class EventTooLarge extends RuntimeException {
+    public static final class EventTooLarge extends RuntimeException {
         EventTooLarge() {
             super("server-sent event larger than " + MAX_EVENT_BYTES + " bytes");
         }
     }
 
     /** Decodes these bytes; the events they complete become available through {@link #poll()}. */
-    void feed(Buffer bytes) {
+    public void feed(Buffer bytes) {
         int length = bytes.length();
         for (int i = 0; i < length; i++) {
             byte b = bytes.getByte(i);
@@ -66,13 +67,13 @@ final class SseDecoder {
     }
 
     /** The body ended: delivers an event whose lines are complete; drops an unterminated line. */
-    void endOfStream() {
+    public void endOfStream() {
         lineLength = 0;
         dispatch();
     }
 
     /** The next decoded event, or null if none is complete yet. */
-    ServerSentEvent poll() {
+    public ServerSentEvent poll() {
         ServerSentEvent event = decoded.poll();
         if (event != null) {
             decodedChars -= event.data().length();

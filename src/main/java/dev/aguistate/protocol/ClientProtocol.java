@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
  *
  * <p>1.0 clients state {@code protocolVersion} in their run input; older ones (such as {@code @ag-ui/client}
  * 0.0.59, which CopilotKit 1.75 ships) do not, and their schemas refuse three things that fail the whole run
- * there: a success outcome with {@code pendingToolCallIds}, the {@code cancelled} outcome, and a tool message
+ * there: a success outcome with {@code pendingToolCallIds}, the {@code cancelled} outcome, and a tool result
  * whose content is a list of parts. So, for them, a success outcome loses {@code pendingToolCallIds}, a
  * cancelled run ends in {@code RUN_ERROR} with code {@code cancelled} (the only terminal event they have for a run
- * that did not finish), and a {@code MESSAGES_SNAPSHOT} gives a tool message the text of its text parts ({@link MessageContent#text()}).
+ * that did not finish), and a {@code MESSAGES_SNAPSHOT}'s tool message or a {@code TOOL_CALL_RESULT} (an MCP
+ * server's image) gets the text of its text parts ({@link MessageContent#text()}).
  */
 public enum ClientProtocol {
     /** AG-UI 1.0 or later: frames go out as made. */
@@ -45,13 +46,18 @@ public enum ClientProtocol {
         }
         int data = dataStart(frame);
         boolean finished = data >= 0 && EventType.RUN_FINISHED.begins(frame, data);
-        if (!finished && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {
+        boolean result = data >= 0 && EventType.TOOL_CALL_RESULT.begins(frame, data);
+        if (!finished && !result && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {
             return frame;
         }
         String id = data == DATA.length ? null
                 : new String(frame, 4, data - DATA.length - 5, StandardCharsets.UTF_8); // "id: " … "\n"
         ObjectNode event = read(Arrays.copyOfRange(frame, data, frame.length - 2));
-        return SseFrames.frame(id, AgUiJson.writeBytes(finished ? preOneZeroEnd(event) : preOneZeroMessages(event)));
+        if (result && !event.path("content").isArray()) {
+            return frame;
+        }
+        ObjectNode adapted = finished ? preOneZeroEnd(event) : result ? asText(event) : preOneZeroMessages(event);
+        return SseFrames.frame(id, AgUiJson.writeBytes(adapted));
     }
 
     /** A 1.0 {@code RUN_FINISHED} as a client before 1.0 accepts it. */
@@ -79,13 +85,16 @@ public enum ClientProtocol {
     /** A {@code MESSAGES_SNAPSHOT} whose tool messages hold text, as before 1.0, rather than content parts. */
     private static ObjectNode preOneZeroMessages(ObjectNode snapshot) {
         for (JsonNode message : snapshot.path("messages")) {
-            JsonNode content = message.path("content");
-            if (message.path("role").asText().equals("tool") && content.isArray()) {
-                ((ObjectNode) message).put("content", AgUiJson.mapper().convertValue(content, MessageContent.class)
-                        .text());
+            if (message.path("role").asText().equals("tool") && message.path("content").isArray()) {
+                asText((ObjectNode) message);
             }
         }
         return snapshot;
+    }
+
+    /** A tool message or result whose content parts become the text of its text parts. */
+    private static ObjectNode asText(ObjectNode holder) {
+        return holder.put("content", AgUiJson.mapper().convertValue(holder.get("content"), MessageContent.class).text());
     }
 
     /** Where the frame's JSON starts: after its {@code data: }, which follows an optional {@code id:} line. */

@@ -21,7 +21,6 @@ import dev.aguistate.tools.ToolOutcome;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -235,24 +234,23 @@ public class AgentRunner {
     }
 
     /**
-     * Runs the calls concurrently on worker threads (tools may block). Emits the STATE_DELTAs of tools that write
-     * state while they run, then what {@code record} makes of their outcomes (in call order).
+     * Runs the calls concurrently (a tool that blocks does so on a worker thread; one that answers later holds no
+     * thread). Emits the STATE_DELTAs of tools that write state while they run, then what {@code record} makes of
+     * their outcomes (in call order). Cancelling the stream (a stop) cancels the calls in flight.
      */
     private static Multi<AgUiEvent> runTools(Run run, List<ServerToolCall> calls,
                                              Function<List<ToolOutcome>, List<AgUiEvent>> record) {
         return Multi.createFrom().emitter(emitter -> {
-            ToolContext context = run.toolContext(emitter::emit);
+            ToolContext round = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
-                    .map(call -> Uni.createFrom().item(() -> {
-                                RunTrace.Tool span = run.trace().tool(call.id(), call.name(), call.arguments());
-                                ToolOutcome outcome = call.tool() == null
-                                        ? new ToolOutcome.Failure(call.notFound())
-                                        : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
-                                                context);
-                                span.ended(outcome);
-                                return outcome;
-                            })
-                            .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
+                    .map(call -> Uni.createFrom().deferred(() -> {
+                        RunTrace.Tool span = run.trace().tool(call.id(), call.name(), call.arguments());
+                        Uni<ToolOutcome> outcome = call.tool() == null
+                                ? Uni.createFrom().item(new ToolOutcome.Failure(call.notFound()))
+                                : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
+                                        run.callContext(round, span));
+                        return outcome.onItem().invoke(span::ended).onCancellation().invoke(span::cancelled);
+                    }))
                     .toList();
             Cancellable running = (invocations.isEmpty()
                     ? Uni.createFrom().item(List.<ToolOutcome>of())

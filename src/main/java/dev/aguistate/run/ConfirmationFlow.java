@@ -3,8 +3,10 @@ package dev.aguistate.run;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.ConfirmationMessages;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.InputContent;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.tools.ToolOutcome;
@@ -79,13 +81,20 @@ final class ConfirmationFlow {
     }
 
     /** What the LLM is told of an approved call: that the user approved, then the tool's own result. */
-    String approvedResult(ToolOutcome outcome) {
-        return agent.confirmation().messages().approved() + "\n" + outcome.content();
+    MessageContent approvedResult(ToolOutcome outcome) {
+        String approved = agent.confirmation().messages().approved();
+        if (outcome.content() instanceof MessageContent.Parts result) {
+            List<InputContent> parts = new ArrayList<>(result.parts().size() + 1);
+            parts.add(new InputContent.TextPart(approved));
+            parts.addAll(result.parts());
+            return new MessageContent.Parts(List.copyOf(parts));
+        }
+        return new MessageContent.Text(approved + "\n" + outcome.content().text());
     }
 
     /** What the LLM is told of a declined call. */
-    String declinedResult() {
-        return agent.confirmation().messages().declined();
+    MessageContent declinedResult() {
+        return new MessageContent.Text(agent.confirmation().messages().declined());
     }
 
     void answered(Confirmations.Answered answers) {

@@ -10,6 +10,7 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -24,13 +25,16 @@ public final class OfferedTools {
     private static final Logger LOG = Logger.getLogger(OfferedTools.class);
 
     private final AgentDefinition agent;
+    /** The agent's tools as the run found them at its start: a source's list may change meanwhile. */
+    private final Map<String, BackendTool> backendTools;
     private final Set<String> frontendTools;
     private final List<ToolSpecification> specifications;
     private final boolean clientConfirms;
 
-    private OfferedTools(AgentDefinition agent, Set<String> frontendTools, List<ToolSpecification> specifications,
-                         boolean clientConfirms) {
+    private OfferedTools(AgentDefinition agent, Map<String, BackendTool> backendTools, Set<String> frontendTools,
+                         List<ToolSpecification> specifications, boolean clientConfirms) {
         this.agent = agent;
+        this.backendTools = backendTools;
         this.frontendTools = frontendTools;
         this.specifications = specifications;
         this.clientConfirms = clientConfirms;
@@ -38,12 +42,13 @@ public final class OfferedTools {
 
     public static OfferedTools of(AgentDefinition agent, RunAgentInput input) {
         List<ToolSpecification> specifications = new ArrayList<>();
-        agent.tools().values().forEach(t -> specifications.add(
+        Map<String, BackendTool> backendTools = agent.currentTools();
+        backendTools.values().forEach(t -> specifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
         List<Tool> frontend = input.tools().stream()
                 .filter(t -> !ToolCall.CONFIRM_CHANGES.equals(t.name()))
                 .filter(t -> {
-                    boolean shadowed = agent.tools().containsKey(t.name());
+                    boolean shadowed = backendTools.containsKey(t.name());
                     if (shadowed) {
                         LOG.warnf("threadId=%s runId=%s: client tool %s is shadowed by the agent's own tool",
                                 input.threadId(), input.runId(), t.name());
@@ -53,7 +58,7 @@ public final class OfferedTools {
                 .toList();
         frontend.forEach(t -> specifications.add(ToolSchemas.specification(t.name(), t.description(), t.parameters())));
         boolean clientConfirms = input.tools().stream().anyMatch(t -> ToolCall.CONFIRM_CHANGES.equals(t.name()));
-        return new OfferedTools(agent, frontend.stream().map(Tool::name).collect(Collectors.toUnmodifiableSet()),
+        return new OfferedTools(agent, backendTools, frontend.stream().map(Tool::name).collect(Collectors.toUnmodifiableSet()),
                 List.copyOf(specifications), clientConfirms);
     }
 
@@ -76,7 +81,7 @@ public final class OfferedTools {
                 clientCalls.add(call.id);
                 continue;
             }
-            BackendTool tool = agent.tool(call.name).orElse(null);
+            BackendTool tool = backendTools.get(call.name);
             ServerToolCall serverCall = new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(), tool);
             if (tool != null && agent.confirmation().requires(tool)) {
                 toConfirm.add(serverCall);

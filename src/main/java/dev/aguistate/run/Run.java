@@ -12,6 +12,7 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StartingState;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -191,7 +193,8 @@ final class Run {
         Iterator<ServerToolCall> calls = approved.iterator();
         Iterator<ToolOutcome> results = outcomes.iterator();
         for (Confirmations.Decision decision : answers.decisions()) {
-            String content = decision.approved() ? confirmations.approvedResult(settle(calls.next(), results.next()))
+            MessageContent content = decision.approved()
+                    ? confirmations.approvedResult(settle(calls.next(), results.next()))
                     : confirmations.declinedResult();
             out.add(transcript.addResult(decision.toolCallId(), content));
         }
@@ -287,9 +290,14 @@ final class Run {
         return toolEffects.inputsFor(tool);
     }
 
-    /** A running tool's view of the state; {@code emit} receives the STATE_DELTA of each live write. */
+    /** A round's running tools' view of the state; {@code emit} receives the STATE_DELTA of each live write. */
     ToolContext toolContext(Consumer<AgUiEvent> emit) {
         return toolEffects.context(emit);
+    }
+
+    /** One call's context: the round's view of the state, the run's caller, the call's span. */
+    ToolContext callContext(ToolContext round, RunTrace.Tool span) {
+        return new CallContext(round, Optional.ofNullable(start.credential()), span.context());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.aguistate.run.request.PriorSummary;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StateLayers;
+import dev.aguistate.tools.CallerCredential;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,12 @@ import java.util.Map;
  * @param messageTimes  when each stored message (by id) first reached the server
  * @param interrupts    what the thread waits for (human confirmation)
  * @param summary       the thread's summary of its earlier conversation, or null
+ * @param credential    what the request's caller proved themselves with, for tools that act as them; null for an
+ *                      anonymous caller. Never stored or logged
  */
 public record RunStart(RunAgentInput input, StateLayers storedState, List<Message> storedHistory,
                        Conversation conversation, Map<String, Instant> messageTimes, ThreadInterrupts interrupts,
-                       RunJournal journal, PriorSummary summary) {
+                       RunJournal journal, PriorSummary summary, CallerCredential credential) {
 
     public RunStart {
         storedHistory = List.copyOf(storedHistory);

@@ -2,6 +2,7 @@ package dev.aguistate.run;
 
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,10 @@ final class Transcript {
      * Records a call's result and returns its {@code TOOL_CALL_RESULT}. The tool message goes right after the
      * assistant message that made the call and any results already there, where {@code @ag-ui/client} puts it.
      */
-    AgUiEvent.ToolCallResult addResult(String toolCallId, String content) {
+    AgUiEvent.ToolCallResult addResult(String toolCallId, MessageContent content) {
         String messageId = UUID.randomUUID().toString();
-        messages.add(resultPosition(toolCallId), new Message.Tool(messageId, content, toolCallId));
-        return new AgUiEvent.ToolCallResult(messageId, toolCallId, content);
+        messages.add(resultPosition(toolCallId), new Message.Tool(messageId, content, toolCallId, null, null, null));
+        return new AgUiEvent.ToolCallResult(messageId, toolCallId, content, "tool");
     }
 
     private int resultPosition(String toolCallId) {

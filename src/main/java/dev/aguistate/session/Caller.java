@@ -1,6 +1,7 @@
 package dev.aguistate.session;
 
 import dev.aguistate.store.ScopedState;
+import dev.aguistate.tools.CallerCredential;
 import java.util.Objects;
 
 /**
@@ -8,15 +9,21 @@ import java.util.Objects;
  * a user, and the tenant their token names when a tenant claim is configured. Threads, the {@code user:} scope
  * and the {@code app:} scope are keyed by it, so tenants never see each other's threads or shared state.
  *
- * @param tenant null when the server partitions nothing by tenant
+ * @param tenant     null when the server partitions nothing by tenant
+ * @param credential what the header proved them with, handed to their runs for tools that act as them (never stored,
+ *                   never logged); null for the anonymous caller
  */
-public record Caller(String user, String tenant) {
+public record Caller(String user, String tenant, CallerCredential credential) {
 
     /** Everyone, when no API key and no token verification is configured. */
     public static final Caller ANONYMOUS = new Caller("anonymous", null);
 
     public Caller {
         Objects.requireNonNull(user, "user");
+    }
+
+    public Caller(String user, String tenant) {
+        this(user, tenant, null);
     }
 
     /**

@@ -178,7 +178,8 @@ public class ThreadSessions {
         return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
                 interruptsOf(meta, reconciled.conversation().history()), journal,
-                summary == null ? null : new PriorSummary(summary.text(), summary.throughMessageId()));
+                summary == null ? null : new PriorSummary(summary.text(), summary.throughMessageId()),
+                caller.credential());
     }
 
     /** The thread's interrupts, without those about calls a rewind or regenerate dropped. */

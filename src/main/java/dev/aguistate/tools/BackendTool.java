@@ -10,9 +10,10 @@ import java.util.Objects;
 import java.util.function.BinaryOperator;
 
 /**
- * A tool the server executes: Java code registered with an agent. {@code parameters} is its JSON Schema; the
- * handler receives the parsed arguments and returns a value that becomes the tool's text result (a string as
- * is, a {@link ToolResult} as its text, anything else as JSON).
+ * A tool the server executes: Java code registered with an agent, or a tool of a {@link ToolSource} (an MCP
+ * server's, an HTTP endpoint). {@code parameters} is its JSON Schema; the handler receives the parsed arguments and
+ * returns a value that becomes the tool's result (a string as is, a {@link ToolResult} as its text, a
+ * {@link dev.aguistate.protocol.MessageContent} as text or content parts, anything else as JSON).
  *
  * <p>Tools and state: {@code inputsFromState} maps a state key to a parameter the server fills from state
  * (hidden from the LLM's schema); {@code outputsToState} maps a state key to where the result goes.
@@ -20,7 +21,11 @@ import java.util.function.BinaryOperator;
 public record BackendTool(String name, String description, JsonNode parameters, Handler handler,
                           Map<String, String> inputsFromState, Map<String, StateOutput> outputsToState) {
 
-    /** The tool's code: runs on a worker thread and may block. */
+    /**
+     * The tool's code: runs on a worker thread and may block. One that answers later (a remote call) returns a
+     * {@code Uni} or {@code CompletionStage} of its result instead, and no thread waits for it; a stop of the run
+     * cancels that {@code Uni}.
+     */
     @FunctionalInterface
     public interface Handler {
         Object invoke(JsonNode arguments, ToolContext context) throws Exception;

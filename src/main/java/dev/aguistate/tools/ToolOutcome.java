@@ -1,20 +1,25 @@
 package dev.aguistate.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.protocol.MessageContent;
 
-/** What a backend tool call produced: its text for the LLM and the client, or why it failed. */
+/** What a backend tool call produced: its result for the LLM and the client, or why it failed. */
 public sealed interface ToolOutcome {
 
-    /** The text sent as {@code TOOL_CALL_RESULT.content} and to the LLM. */
-    String content();
+    /** What {@code TOOL_CALL_RESULT.content} and the tool message carry: text, or (AG-UI 1.0) content parts. */
+    MessageContent content();
 
     /** {@code value} is the result as JSON, for {@code outputsToState}. */
-    record Success(String content, JsonNode value) implements ToolOutcome {}
+    record Success(MessageContent content, JsonNode value) implements ToolOutcome {
+        public Success(String text, JsonNode value) {
+            this(new MessageContent.Text(text), value);
+        }
+    }
 
     /** A failure the LLM is told about, so it can correct itself; {@code content} says what went wrong. */
     record Failure(ToolFailure failure) implements ToolOutcome {
-        public String content() {
-            return "Error: " + failure.getMessage();
+        public MessageContent content() {
+            return new MessageContent.Text("Error: " + failure.getMessage());
         }
     }
 }

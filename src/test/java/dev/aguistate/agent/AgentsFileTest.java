@@ -1,5 +1,9 @@
 package dev.aguistate.agent;
 
+import java.util.Optional;
+
+import dev.aguistate.tools.ToolSource;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -237,6 +241,42 @@ class AgentsFileTest {
         assertSame(MergeHandlers.MERGE_OBJECT, key(planner.state(), "preferences").handler());
     }
 
+    @Test
+    void theMcpExampleDeclaresTheReferenceServerWithAConfirmedToolUnderItsOfferedName() {
+        AgentDefinition demo = AgentsFile.load(Path.of("examples/mcp-agents.yaml")).get(0);
+
+        assertEquals("mcp-demo", demo.name());
+        assertEquals(List.of("mcp:everything"), demo.toolSources().stream().map(ToolSource::id).toList());
+        assertEquals(Set.of("mcp__everything__get-sum"), demo.confirmation().tools(),
+                "confirm names the server's tool; the run asks about the name the LLM calls");
+        assertTrue(demo.currentTools().isEmpty(), "nothing is listed before the registry starts the server");
+    }
+
+    @Test
+    void anMcpServerTakesItsAddressAndHeadersFromVariablesAndHttpToolsAreTheAgentsToConfirm(@TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("agents.yaml"), """
+                agents:
+                  - name: support
+                    mcpServers:
+                      - {id: orders, url: '${ORDERS_URL}/mcp', headers: {X-Key: '${ORDERS_KEY}'}, prefix: false,
+                         forwardUserToken: true, timeout: 500ms}
+                    httpTools:
+                      - {name: weather, url: 'http://127.0.0.1:1/w/{city}',
+                         parameters: {type: object, properties: {city: {type: string}}}}
+                    confirmation: {tools: [weather]}
+                """);
+        Map<String, String> variables = Map.of("ORDERS_URL", "http://orders:3001", "ORDERS_KEY", "k3y");
+
+        AgentDefinition support = AgentsFile.load(file, name -> Optional.ofNullable(variables.get(name))).get(0);
+
+        assertEquals(List.of("mcp:orders", "http"), support.toolSources().stream().map(ToolSource::id).toList());
+        String described = support.toolSources().get(0).toString();
+        assertFalse(described.contains("k3y"), "a header's value is never shown: " + described);
+        assertEquals(List.of("weather"), List.copyOf(support.currentTools().keySet()));
+        assertEquals(Set.of("weather"), support.confirmation().tools());
+    }
+
     static Stream<Arguments> brokenFiles() {
         String agent = "agents:\n  - name: trip\n";
         String state = agent + "    state:\n      stops: {type: array}\n";
@@ -244,7 +284,25 @@ class AgentsFileTest {
                 + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
         return Stream.of(
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
-                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, instructions, maxInputTokens, name,"),
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, httpTools, instructions, maxInputTokens, mcpServers, name,"),
+                Arguments.of("MCP server with a url and a command", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', command: [node, s.js]}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': declare either 'url' or 'command', not both"),
+                Arguments.of("MCP header from a variable that is not set", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', headers: {X-Key: '${AGUI_TEST_UNSET_KEY}'}}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': headers.X-Key: ${AGUI_TEST_UNSET_KEY} is not set"),
+                Arguments.of("MCP confirm outside its tools", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', tools: [lookup], confirm: [refund]}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': MCP server orders confirms tool 'refund', which"),
+                Arguments.of("token forwarding to a process", agent + "    mcpServers:\n"
+                                + "      - {id: local, command: [node, s.js], forwardUserToken: true}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'local': MCP server local: headers and forwardUserToken need a url"),
+                Arguments.of("MCP timeout that is not a duration", agent + "    mcpServers:\n"
+                                + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', timeout: soon}\n",
+                        "agents[0] 'trip': ", "mcpServers[0] 'orders': timeout: 'soon' is not a duration"),
+                Arguments.of("HTTP tool placeholder that is not a parameter", agent + "    httpTools:\n"
+                                + "      - {name: weather, url: 'http://127.0.0.1:1/w/{town}', parameters: {type: object, properties: {city: {type: string}}}}\n",
+                        "agents[0] 'trip': ", "httpTools[0] 'weather': HTTP tool weather: url placeholder {town} is not one of"),
                 Arguments.of("unknown nested field", state + "    stateTools:\n      - {name: x, reslt: ok}\n",
                         "agents[0] 'trip': ", "stateTools[0]: unknown field 'reslt'"),
                 Arguments.of("unknown state key field", state.replace("{type: array}", "{typ: array}"),
@@ -373,7 +431,7 @@ class AgentsFileTest {
     }
 
     private static String resultText(BackendTool tool) {
-        return ToolInvoker.invoke(tool, "{}", Map.of(), null).content();
+        return ToolInvoker.invoke(tool, "{}", Map.of(), null).await().indefinitely().content().text();
     }
 
     private static StateKey key(StateSchema schema, String name) {

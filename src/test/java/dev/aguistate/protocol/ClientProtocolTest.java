@@ -70,6 +70,21 @@ class ClientProtocolTest {
     }
 
     @Test
+    void aToolResultOfContentPartsBecomesTheTextOfItsTextPartsBeforeOneZero() throws Exception {
+        String result = """
+                {"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","role":"tool","content":[
+                  {"type":"text","text":"Here is the chart:"},
+                  {"type":"image","source":{"type":"data","value":"iVBO","mimeType":"image/png"}}]}""";
+        byte[] frame = SseFrames.frame("r:5", AgUiJson.mapper().writeValueAsBytes(AgUiJson.mapper().readTree(result)));
+        JsonNode sent = json(ClientProtocol.PRE_1_0.adapt(frame), "r:5");
+        assertEquals("Here is the chart:", sent.path("content").asText());
+        assertEquals("c", sent.path("toolCallId").asText());
+        assertSame(frame, ClientProtocol.V1_0.adapt(frame));
+        byte[] text = SseFrames.frame("r:6", AgUiJson.writeBytes(new AgUiEvent.ToolCallResult("m", "c", "plain")));
+        assertSame(text, ClientProtocol.PRE_1_0.adapt(text), "a text result goes out as made");
+    }
+
+    @Test
     void otherFramesAndEveryFrameToAOneZeroClientGoOutAsMade() {
         byte[] text = SseFrames.frame("r:3", AgUiJson.writeBytes(new AgUiEvent.TextMessageContent("m", "hi")));
         assertSame(text, ClientProtocol.PRE_1_0.adapt(text));

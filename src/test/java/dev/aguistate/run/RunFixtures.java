@@ -69,7 +69,7 @@ public final class RunFixtures {
         boolean asks = input.messages().stream().anyMatch(m -> m instanceof Message.User || m instanceof Message.Tool);
         return new RunStart(input, StateLayers.empty(), List.of(),
                 new Conversation(input.messages(), input.messages(), Conversation.Restatement.NONE, asks), Map.of(), ThreadInterrupts.NONE,
-                journal, null);
+                journal, null, null);
     }
 
     /** A run on a stored thread whose request brings {@code added} after the stored messages. */
@@ -78,7 +78,7 @@ public final class RunFixtures {
         List<Message> history = new ArrayList<>(stored.messages());
         history.addAll(added);
         return new RunStart(input, StateLayers.empty().absorb(stored.state()), stored.messages(),
-                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal(), null);
+                new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal(), null, null);
     }
 
     static RunSettings settings(Duration deltaInterval, int maxRounds) {

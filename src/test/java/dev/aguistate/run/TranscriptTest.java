@@ -25,8 +25,8 @@ class TranscriptTest {
     void aResultGoesRightAfterItsCallAndTheResultsAlreadyThere() {
         Transcript transcript = new Transcript(List.of(ASK, CALLS, LATER));
 
-        transcript.addResult("c2", "two done");
-        transcript.addResult("c1", "one done");
+        transcript.addResult("c2", new MessageContent.Text("two done"));
+        transcript.addResult("c1", new MessageContent.Text("one done"));
 
         assertEquals(List.of("u1", "a1", "result:c2", "result:c1", "u2"), ids(transcript));
     }
@@ -35,7 +35,7 @@ class TranscriptTest {
     void theResultEventNamesTheToolMessageItRecorded() {
         Transcript transcript = new Transcript(List.of(ASK, CALLS));
 
-        AgUiEvent.ToolCallResult result = transcript.addResult("c1", "done");
+        AgUiEvent.ToolCallResult result = transcript.addResult("c1", new MessageContent.Text("done"));
 
         Message.Tool recorded = (Message.Tool) transcript.messages().get(2);
         assertEquals(recorded.id(), result.messageId());

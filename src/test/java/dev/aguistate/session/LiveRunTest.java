@@ -38,7 +38,7 @@ class LiveRunTest {
     private static ThreadSession session() {
         RunStart start = new RunStart(RunFixtures.input("{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[]}"),
                 StateLayers.empty(), List.of(), new Conversation(List.of(), List.of(),
-                Conversation.Restatement.NONE, false), Map.of(), ThreadInterrupts.NONE, null, null);
+                Conversation.Restatement.NONE, false), Map.of(), ThreadInterrupts.NONE, null, null, null);
         return new ThreadSession(start, new RunLock("t", "r", "token-1"), () -> { });
     }
 

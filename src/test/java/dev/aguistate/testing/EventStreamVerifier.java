@@ -59,7 +59,9 @@ public final class EventStreamVerifier {
                 }
                 case "TOOL_CALL_END" -> expect(openToolCalls.remove(id(e, "toolCallId")), "end of a tool call not open: " + e);
                 case "TOOL_CALL_RESULT" -> {
-                    expect(e.path("content").isTextual(), "TOOL_CALL_RESULT.content must be a string: " + e);
+                    // AG-UI 1.0: a string or content parts (an MCP server's image); older clients get a string
+                    expect(e.path("content").isTextual() || e.path("content").isArray() && e.path("content")
+                            .size() > 0, "TOOL_CALL_RESULT.content must be a string or content parts: " + e);
                     expect(e.path("messageId").isTextual() && e.path("toolCallId").isTextual(), "incomplete result: " + e);
                 }
                 case "STEP_STARTED" -> expect(openSteps.add(id(e, "stepName")), "step already active: " + e);

@@ -114,14 +114,15 @@ public final class RunTrace {
 
     /** Starts the span of one backend tool call, as a child of the LLM call that asked for it. */
     public Tool tool(String callId, String name, String arguments) {
-        Span tool = ids(tracer.spanBuilder("execute_tool " + name).setParent(chatContext)
+        Context parent = chatContext;
+        Span tool = ids(tracer.spanBuilder("execute_tool " + name).setParent(parent)
                 .setSpanKind(SpanKind.INTERNAL).setAttribute(OPERATION, "execute_tool")
                 .setAttribute(TOOL_NAME, name).setAttribute(TOOL_CALL_ID, callId)
                 .setAttribute(TOOL_TYPE, "function")).startSpan();
         if (captureContent && tool.isRecording()) {
             tool.setAttribute(TOOL_ARGUMENTS, arguments);
         }
-        return new Tool(tool);
+        return new Tool(tool, parent);
     }
 
     /** The run failed with this stable code. */
@@ -187,9 +188,22 @@ public final class RunTrace {
     public final class Tool {
 
         private final Span span;
+        private final Context context;
 
-        private Tool(Span span) {
+        private Tool(Span span, Context parent) {
             this.span = span;
+            this.context = parent.with(span);
+        }
+
+        /** The span as the parent of what the tool does (an MCP call adds its attributes and passes it on). */
+        public Context context() {
+            return context;
+        }
+
+        /** The run stopped while the tool ran. */
+        public void cancelled() {
+            span.setAttribute(ERROR_TYPE, "cancelled");
+            span.end();
         }
 
         public void ended(ToolOutcome outcome) {
@@ -197,7 +211,7 @@ public final class RunTrace {
                 fail(span, failure.failure().kind().name().toLowerCase(Locale.ROOT));
             }
             if (captureContent && span.isRecording()) {
-                span.setAttribute(TOOL_RESULT, outcome.content());
+                span.setAttribute(TOOL_RESULT, outcome.content().text());
             }
             span.end();
         }
