@@ -1,5 +1,6 @@
 package dev.aguistate.llm;
 
+import dev.aguistate.sse.SseDecoder;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;

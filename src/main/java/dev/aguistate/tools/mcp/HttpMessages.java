@@ -2,7 +2,7 @@ package dev.aguistate.tools.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.aguistate.llm.SseDecoder;
+import dev.aguistate.sse.SseDecoder;
 import dev.langchain4j.http.client.sse.ServerSentEvent;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;

@@ -1,4 +1,4 @@
-package dev.aguistate.llm;
+package dev.aguistate.sse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

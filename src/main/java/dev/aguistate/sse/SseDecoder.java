@@ -1,4 +1,4 @@
-package dev.aguistate.llm;
+package dev.aguistate.sse;
 
 import dev.langchain4j.http.client.sse.ServerSentEvent;
 import io.vertx.core.buffer.Buffer;
@@ -82,7 +82,7 @@ public final class SseDecoder {
     }
 
     /** How much decoded data waits to be polled, in characters. */
-    int backlog() {
+    public int backlog() {
         return decodedChars;
     }
 
