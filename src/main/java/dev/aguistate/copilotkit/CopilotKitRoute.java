@@ -8,10 +8,7 @@ import dev.aguistate.http.AgentCapabilities;
 import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.HttpErrors;
 import dev.aguistate.http.RunRoute;
-import dev.aguistate.llm.LlmConfig;
-import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.protocol.AgUiJson;
-import dev.aguistate.run.RunConfig;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
@@ -55,13 +52,13 @@ public class CopilotKitRoute {
     private final String version;
 
     CopilotKitRoute(CopilotKitConfig config, RunRoute runs, CopilotKitThreads threads, AgentRegistry agents,
-                    StreamingModel model, RunConfig runConfig, LlmConfig llm,
+                    AgentCapabilities.ServerLimits limits,
                     @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.config = config;
         this.runs = runs;
         this.threads = threads;
         this.agents = agents;
-        this.limits = AgentCapabilities.ServerLimits.of(model, runConfig, llm);
+        this.limits = limits;
         this.version = version;
     }
 
