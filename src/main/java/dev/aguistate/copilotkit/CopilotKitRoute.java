@@ -7,6 +7,7 @@ import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.http.AgentCapabilities;
 import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.HttpErrors;
+import dev.aguistate.http.RequestGate;
 import dev.aguistate.http.RunRoute;
 import dev.aguistate.protocol.AgUiJson;
 import io.vertx.core.buffer.Buffer;
@@ -46,16 +47,18 @@ public class CopilotKitRoute {
 
     private final CopilotKitConfig config;
     private final RunRoute runs;
+    private final RequestGate gate;
     private final CopilotKitThreads threads;
     private final AgentRegistry agents;
     private final AgentCapabilities.ServerLimits limits;
     private final String version;
 
-    CopilotKitRoute(CopilotKitConfig config, RunRoute runs, CopilotKitThreads threads, AgentRegistry agents,
-                    AgentCapabilities.ServerLimits limits,
+    CopilotKitRoute(CopilotKitConfig config, RunRoute runs, RequestGate gate, CopilotKitThreads threads,
+                    AgentRegistry agents, AgentCapabilities.ServerLimits limits,
                     @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.config = config;
         this.runs = runs;
+        this.gate = gate;
         this.threads = threads;
         this.agents = agents;
         this.limits = limits;
@@ -67,14 +70,14 @@ public class CopilotKitRoute {
             return;
         }
         String base = basePath();
-        router.get(base + "/info").handler(ctx -> runs.authorized(ctx, caller -> json(ctx, info(false))));
+        router.get(base + "/info").handler(ctx -> gate.authorized(ctx, caller -> json(ctx, info(false))));
         router.post(base + "/agent/:agent/run").handler(ctx ->
                 runs.stream(ctx, RunRoute.Stream.RUN, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/connect").handler(ctx ->
                 runs.stream(ctx, RunRoute.Stream.CONNECT, ctx.pathParam("agent")));
-        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> runs.authorized(ctx, caller ->
-                runs.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
-        router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, caller -> threads.handle(ctx, caller,
+        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller ->
+                gate.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
+        router.route(base + "/threads*").handler(ctx -> gate.authorized(ctx, caller -> threads.handle(ctx, caller,
                 ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
         router.post(base).handler(this::singleRoute);
         router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
@@ -117,7 +120,7 @@ public class CopilotKitRoute {
     private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, JsonNode body) {
         if (body != null && !body.isNull() && (!body.isObject()
                 || (body.has("runId") && !body.get("runId").isTextual()))) {
-            RunRoute.reject(ctx, new ErrorBody(400, "invalid_request",
+            RequestGate.reject(ctx, new ErrorBody(400, "invalid_request",
                     "the stop's body is {\"runId\": \"<the run to stop>\"}, or nothing"));
             return;
         }
@@ -128,12 +131,12 @@ public class CopilotKitRoute {
 
     /** {@code POST {base}} with {@code {"method","params","body"}}: CopilotKit's single-endpoint transport. */
     private void singleRoute(RoutingContext ctx) {
-        runs.authorized(ctx, caller -> runs.readJsonBody(ctx, raw -> {
+        gate.authorized(ctx, caller -> gate.readJsonBody(ctx, raw -> {
             SingleRouteCall call;
             try {
                 call = SingleRouteCall.parse(raw.getBytes());
             } catch (IllegalArgumentException invalid) {
-                RunRoute.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
+                RequestGate.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
                 return;
             }
             if (call instanceof SingleRouteCall.Stream stream) {
@@ -154,7 +157,7 @@ public class CopilotKitRoute {
         try {
             parsed = body.length() == 0 ? null : SingleRouteCall.json(body.getBytes());
         } catch (IllegalArgumentException invalid) {
-            RunRoute.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
+            RequestGate.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
             return;
         }
         stop(ctx, caller, agent, threadId, parsed);
