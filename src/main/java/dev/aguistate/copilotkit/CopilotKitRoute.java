@@ -8,7 +8,7 @@ import dev.aguistate.http.AgentCapabilities;
 import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.HttpErrors;
 import dev.aguistate.http.RequestGate;
-import dev.aguistate.http.RunRoute;
+import dev.aguistate.http.RunEndpoints;
 import dev.aguistate.protocol.AgUiJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * CopilotKit's runtime endpoints (its v2 router, {@code fetch-router.ts}), under {@code agui.copilotkit.base-path}: a
  * CopilotKit app sets its {@code runtimeUrl} here and needs no Node runtime. An adapter over the AG-UI endpoints: runs,
- * connections and stops go through {@link RunRoute} (the same checks, errors, user and streams as
+ * connections and stops go through {@link RunEndpoints} (the same checks, errors, user and streams as
  * {@code /agui/{agent}}), threads through the thread store.
  * <ul>
  *   <li>{@code GET {base}/info}: the agents with their descriptions and AG-UI capabilities;</li>
@@ -46,14 +46,14 @@ public class CopilotKitRoute {
             new RuntimeInfo.ThreadEndpoints(true, true, false, false);
 
     private final CopilotKitConfig config;
-    private final RunRoute runs;
+    private final RunEndpoints runs;
     private final RequestGate gate;
     private final CopilotKitThreads threads;
     private final AgentRegistry agents;
     private final AgentCapabilities.ServerLimits limits;
     private final String version;
 
-    CopilotKitRoute(CopilotKitConfig config, RunRoute runs, RequestGate gate, CopilotKitThreads threads,
+    CopilotKitRoute(CopilotKitConfig config, RunEndpoints runs, RequestGate gate, CopilotKitThreads threads,
                     AgentRegistry agents, AgentCapabilities.ServerLimits limits,
                     @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.config = config;
@@ -72,9 +72,9 @@ public class CopilotKitRoute {
         String base = basePath();
         router.get(base + "/info").handler(ctx -> gate.authorized(ctx, caller -> json(ctx, info(false))));
         router.post(base + "/agent/:agent/run").handler(ctx ->
-                runs.stream(ctx, RunRoute.Stream.RUN, ctx.pathParam("agent")));
+                runs.stream(ctx, RunEndpoints.Stream.RUN, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/connect").handler(ctx ->
-                runs.stream(ctx, RunRoute.Stream.CONNECT, ctx.pathParam("agent")));
+                runs.stream(ctx, RunEndpoints.Stream.CONNECT, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller ->
                 gate.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
         router.route(base + "/threads*").handler(ctx -> gate.authorized(ctx, caller -> threads.handle(ctx, caller,

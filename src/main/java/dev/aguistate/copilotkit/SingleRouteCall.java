@@ -1,7 +1,7 @@
 package dev.aguistate.copilotkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.aguistate.http.RunRoute;
+import dev.aguistate.http.RunEndpoints;
 import dev.aguistate.protocol.AgUiJson;
 import java.io.IOException;
 
@@ -15,7 +15,7 @@ sealed interface SingleRouteCall {
     record Info() implements SingleRouteCall {}
 
     /** {@code agent/run} or {@code agent/connect}: {@code input} is the envelope's {@code body}, a RunAgentInput. */
-    record Stream(RunRoute.Stream kind, String agentId, byte[] input) implements SingleRouteCall {}
+    record Stream(RunEndpoints.Stream kind, String agentId, byte[] input) implements SingleRouteCall {}
 
     record Stop(String agentId, String threadId, JsonNode body) implements SingleRouteCall {}
 
@@ -35,8 +35,8 @@ sealed interface SingleRouteCall {
         }
         return switch (method.textValue()) {
             case "info" -> new Info();
-            case "agent/run" -> new Stream(RunRoute.Stream.RUN, text(params, "agentId"), body(call));
-            case "agent/connect" -> new Stream(RunRoute.Stream.CONNECT, text(params, "agentId"), body(call));
+            case "agent/run" -> new Stream(RunEndpoints.Stream.RUN, text(params, "agentId"), body(call));
+            case "agent/connect" -> new Stream(RunEndpoints.Stream.CONNECT, text(params, "agentId"), body(call));
             case "agent/stop" -> new Stop(text(params, "agentId"), text(params, "threadId"), call.get("body"));
             case "resource/request" -> new Resource(params.path("httpMethod").asText("GET"), text(params, "path"));
             default -> throw new IllegalArgumentException("unsupported method '" + method.textValue()

@@ -37,7 +37,7 @@ import java.util.Optional;
  * is answered with a 4xx JSON body before the stream opens; after that, failures are {@code RUN_ERROR} events.
  */
 @ApplicationScoped
-public class RunRoute {
+public class RunRoute implements RunEndpoints {
 
     private final AgentRegistry agents;
     private final LiveRuns runs;
@@ -70,23 +70,11 @@ public class RunRoute {
         }
     }
 
-    /** What a streaming request asks for: a new run, or a connection to the thread's runs. */
-    public enum Stream { RUN, CONNECT }
-
-    /** The JSON body of a stop's answer, from whether a live run was asked to stop. */
-    @FunctionalInterface
-    public interface StopAnswer {
-
-        /** {@code {"stopped":true}} or {@code {"stopped":false}}. */
-        StopAnswer AG_UI = (stopped, threadId) -> "{\"stopped\":" + stopped + "}";
-
-        String body(boolean stopped, String threadId);
-    }
-
     /**
      * A run or connect request whose agent the route names: the request passes the gate (user, {@code Content-Type},
      * {@code Accept}, agent, then the body within its limits), then the stream opens.
      */
+    @Override
     public void stream(RoutingContext ctx, Stream kind, String agentName) {
         gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName,
                 body -> stream(ctx, caller, kind, agentName, body.getBytes())));
@@ -96,6 +84,7 @@ public class RunRoute {
      * A run or connect request whose input arrived some other way (inside an envelope the caller read through the
      * gate): the checks that concern the stream, then the input parsed, then the stream.
      */
+    @Override
     public void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, byte[] input) {
         Optional<ErrorBody> refused = gate.refusedStream(ctx.request(), agentName);
         if (refused.isPresent()) {
@@ -142,6 +131,7 @@ public class RunRoute {
      * Asks the thread's live run to stop, on whichever replica runs it; with {@code runId}, only if that is the live
      * run. Answers 200 with {@code answer}'s body.
      */
+    @Override
     public void stop(RoutingContext ctx, Caller caller, String agentName, String threadId, Optional<String> runId,
                      StopAnswer answer) {
         Optional<AgentDefinition> agent = agents.find(agentName);
