@@ -10,6 +10,8 @@ import dev.aguistate.http.HttpErrors;
 import dev.aguistate.http.RequestGate;
 import dev.aguistate.http.RunEndpoints;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.InvalidRunInput;
+import dev.aguistate.protocol.RunAgentInputReader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
@@ -135,6 +137,9 @@ public class CopilotKitRoute {
             SingleRouteCall call;
             try {
                 call = SingleRouteCall.parse(raw.getBytes());
+            } catch (InvalidRunInput invalid) {
+                RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
+                return;
             } catch (IllegalArgumentException invalid) {
                 RequestGate.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
                 return;
@@ -151,13 +156,13 @@ public class CopilotKitRoute {
         }));
     }
 
-    /** A stop's optional body; not JSON is a 400. */
+    /** A stop's optional body, read by the run input's rules: not JSON is a 400. */
     private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, Buffer body) {
         JsonNode parsed;
         try {
-            parsed = body.length() == 0 ? null : SingleRouteCall.json(body.getBytes());
-        } catch (IllegalArgumentException invalid) {
-            RequestGate.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
+            parsed = body.length() == 0 ? null : RunAgentInputReader.readTree(body.getBytes());
+        } catch (InvalidRunInput invalid) {
+            RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
             return;
         }
         stop(ctx, caller, agent, threadId, parsed);

@@ -1,5 +1,6 @@
 package dev.aguistate.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -85,14 +87,31 @@ public class RequestGate {
 
     /** The run input the body holds, or empty once the request was answered 400 or 422 naming what is wrong. */
     public Optional<RunAgentInput> runInput(RoutingContext ctx, byte[] body) {
+        return runInput(ctx, () -> RunAgentInputReader.read(body));
+    }
+
+    /**
+     * The run input inside a document read by {@link RunAgentInputReader#readTree}, or empty once the request was
+     * answered 422 naming what is wrong.
+     */
+    public Optional<RunAgentInput> runInput(RoutingContext ctx, JsonNode input) {
+        return runInput(ctx, () -> RunAgentInputReader.read(input));
+    }
+
+    private static Optional<RunAgentInput> runInput(RoutingContext ctx, Supplier<RunAgentInput> reading) {
         try {
-            return Optional.of(RunAgentInputReader.read(body));
+            return Optional.of(reading.get());
         } catch (InvalidRunInput invalid) {
-            reject(ctx, invalid.malformedJson()
-                    ? new ErrorBody(400, "malformed_json", invalid.getMessage())
-                    : new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
+            reject(ctx, invalidInput(invalid));
             return Optional.empty();
         }
+    }
+
+    /** Not JSON by the reader's rules is 400 {@code malformed_json}; JSON whose values break them 422. */
+    public static ErrorBody invalidInput(InvalidRunInput invalid) {
+        return invalid.malformedJson()
+                ? new ErrorBody(400, "malformed_json", invalid.getMessage())
+                : new ErrorBody(422, "invalid_run_input", invalid.getMessage());
     }
 
     /** The answer to a session's refusal; any other failure is the store's, answered 503. */

@@ -1,5 +1,6 @@
 package dev.aguistate.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.session.Caller;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
@@ -29,9 +30,10 @@ public interface RunEndpoints {
 
     /**
      * A run or connect request whose input arrived some other way (inside an envelope the caller read through the
-     * gate): the checks that concern the stream, then the input parsed, then the stream.
+     * gate, by {@link dev.aguistate.protocol.RunAgentInputReader#readTree}'s rules): the checks that concern the
+     * stream, then the input read, then the stream.
      */
-    void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, byte[] input);
+    void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, JsonNode input);
 
     /**
      * Asks the thread's live run to stop, on whichever replica runs it; with {@code runId}, only if that is the live

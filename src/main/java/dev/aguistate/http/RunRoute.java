@@ -2,6 +2,7 @@ package dev.aguistate.http;
 
 import static dev.aguistate.http.RequestGate.reject;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.ClientProtocol;
@@ -76,31 +77,27 @@ public class RunRoute implements RunEndpoints {
      */
     @Override
     public void stream(RoutingContext ctx, Stream kind, String agentName) {
-        gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName,
-                body -> stream(ctx, caller, kind, agentName, body.getBytes())));
+        gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName, body -> gate.runInput(ctx, body.getBytes())
+                .ifPresent(input -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), input))));
     }
 
-    /**
-     * A run or connect request whose input arrived some other way (inside an envelope the caller read through the
-     * gate): the checks that concern the stream, then the input parsed, then the stream.
-     */
     @Override
-    public void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, byte[] input) {
+    public void stream(RoutingContext ctx, Caller caller, Stream kind, String agentName, JsonNode input) {
         Optional<ErrorBody> refused = gate.refusedStream(ctx.request(), agentName);
         if (refused.isPresent()) {
             reject(ctx, refused.get());
             return;
         }
-        Optional<RunAgentInput> parsed = gate.runInput(ctx, input);
-        if (parsed.isEmpty()) {
-            return;
-        }
-        AgentDefinition agent = agents.find(agentName).orElseThrow();
+        gate.runInput(ctx, input)
+                .ifPresent(parsed -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), parsed));
+    }
+
+    private void stream(RoutingContext ctx, Caller caller, Stream kind, AgentDefinition agent, RunAgentInput input) {
         switch (kind) {
             // The run's span joins the request's trace (an incoming traceparent, through the HTTP server's span),
             // taken here, on the request's context, and handed to the run explicitly: it goes on across threads.
-            case RUN -> start(ctx, caller, agent, parsed.get(), io.opentelemetry.context.Context.current());
-            case CONNECT -> connect(ctx, caller, agent, parsed.get());
+            case RUN -> start(ctx, caller, agent, input, io.opentelemetry.context.Context.current());
+            case CONNECT -> connect(ctx, caller, agent, input);
         }
     }
 
