@@ -12,7 +12,6 @@ import dev.aguistate.http.RunEndpoints;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInputReader;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -136,7 +135,7 @@ public class CopilotKitRoute {
         gate.authorized(ctx, caller -> gate.readJsonBody(ctx, raw -> {
             SingleRouteCall call;
             try {
-                call = SingleRouteCall.parse(raw.getBytes());
+                call = SingleRouteCall.parse(raw);
             } catch (InvalidRunInput invalid) {
                 RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
                 return;
@@ -157,10 +156,10 @@ public class CopilotKitRoute {
     }
 
     /** A stop's optional body, read by the run input's rules: not JSON is a 400. */
-    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, Buffer body) {
+    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, byte[] body) {
         JsonNode parsed;
         try {
-            parsed = body.length() == 0 ? null : RunAgentInputReader.readTree(body.getBytes());
+            parsed = body.length == 0 ? null : RunAgentInputReader.readTree(body);
         } catch (InvalidRunInput invalid) {
             RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
             return;

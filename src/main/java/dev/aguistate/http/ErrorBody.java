@@ -7,7 +7,8 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * The JSON body of every 4xx/5xx answered before a stream opens: {@code {"status","code","message"}}.
- * The message names the problem; it never carries a stack trace. A 503 says when to try again ({@code Retry-After}).
+ * The message names the problem; it never carries a stack trace. A 503 or 429 says when to try again
+ * ({@code Retry-After}).
  */
 public record ErrorBody(int status, String code, String message) {
 
@@ -44,8 +45,9 @@ public record ErrorBody(int status, String code, String message) {
     }
 
     /**
-     * Seconds a client should wait after a 503: the default {@code agui.store.timeout}, by which a stalled store's
-     * connections are being replaced.
+     * Seconds a client should wait after a 503 or 429: the default {@code agui.store.timeout}, by which a stalled
+     * store's connections are being replaced; unfinished bodies that fill the server are finished, closed or timed out
+     * at a similar pace.
      */
     static final String RETRY_AFTER_SECONDS = "5";
 
@@ -55,10 +57,14 @@ public record ErrorBody(int status, String code, String message) {
     /** The same error as a JAX-RS response, for the resources. */
     Response toResponse() {
         Response.ResponseBuilder response = Response.status(status).type(CONTENT_TYPE).entity(AgUiJson.write(this));
-        if (status == 503) {
+        if (saysWhenToRetry()) {
             response.header("Retry-After", RETRY_AFTER_SECONDS);
         }
         return response.build();
+    }
+
+    private boolean saysWhenToRetry() {
+        return status == 503 || status == 429;
     }
 
     /** Completes once the answer is written (or, after the headers went out, the connection closed). */
@@ -67,7 +73,7 @@ public record ErrorBody(int status, String code, String message) {
             response.close();
             return Future.succeededFuture();
         }
-        if (status == 503) {
+        if (saysWhenToRetry()) {
             response.putHeader("Retry-After", RETRY_AFTER_SECONDS);
         }
         return response.setStatusCode(status)

@@ -10,7 +10,6 @@ import dev.aguistate.session.SessionRefused;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,12 +33,14 @@ public class RequestGate {
     private final UserResolver users;
     private final AgentRegistry agents;
     private final HttpConfig config;
+    private final PendingBodies pending;
     private final Vertx vertx;
 
-    RequestGate(UserResolver users, AgentRegistry agents, HttpConfig config, Vertx vertx) {
+    RequestGate(UserResolver users, AgentRegistry agents, HttpConfig config, PendingBodies pending, Vertx vertx) {
         this.users = users;
         this.agents = agents;
         this.config = config;
+        this.pending = pending;
         this.vertx = vertx;
     }
 
@@ -57,7 +58,7 @@ public class RequestGate {
      * and the agent are checked before the body is read (415, 406, 404), then the body is read as by
      * {@link #readBody}.
      */
-    public void readStreamBody(RoutingContext ctx, String agentName, Consumer<Buffer> then) {
+    public void readStreamBody(RoutingContext ctx, String agentName, Consumer<byte[]> then) {
         Optional<ErrorBody> refused = notJson(ctx.request()).or(() -> refusedStream(ctx.request(), agentName));
         if (refused.isPresent()) {
             reject(ctx, refused.get());
@@ -67,7 +68,7 @@ public class RequestGate {
     }
 
     /** Reads a JSON body within the run endpoints' limits, or answers 415, 413 or 408. */
-    public void readJsonBody(RoutingContext ctx, Consumer<Buffer> then) {
+    public void readJsonBody(RoutingContext ctx, Consumer<byte[]> then) {
         Optional<ErrorBody> refused = notJson(ctx.request());
         if (refused.isPresent()) {
             reject(ctx, refused.get());
@@ -130,56 +131,78 @@ public class RequestGate {
 
     /**
      * Reads the body up to the configured size limit and time limit; a larger one gets 413, one that has not
-     * arrived in time 408, both without reading the rest.
+     * arrived in time 408, one that the server cannot hold while it arrives ({@link PendingBodies}) 429 or 503, all
+     * without reading the rest.
      */
-    public void readBody(RoutingContext ctx, Consumer<Buffer> onBody) {
+    public void readBody(RoutingContext ctx, Consumer<byte[]> onBody) {
         HttpServerRequest request = ctx.request();
         int limit = config.maxRequestBytes();
-        if (HttpErrors.announcesMoreThan(request.getHeader("Content-Length"), limit)) {
+        String contentLength = request.getHeader("Content-Length");
+        if (HttpErrors.announcesMoreThan(contentLength, limit)) {
             refuseUnread(ctx, tooLarge(limit));
             return;
         }
-        Buffer body = Buffer.buffer();
+        BodyBuffer body = new BodyBuffer(limit, announcedLength(contentLength));
+        PendingBodies.Share share = pending.open(String.valueOf(clientAddress(request)));
         boolean[] rejected = {false};
-        // A client that never completes its body would otherwise hold the connection and up to `limit` bytes of
-        // heap until quarkus.http.idle-timeout (30 minutes), and could keep doing so with a byte now and then.
+        // A client that never completes its body would otherwise hold the connection and its body's memory until
+        // quarkus.http.idle-timeout, and could keep doing so with a byte now and then.
         Duration timeout = config.requestBodyTimeout();
         long deadline = vertx.setTimer(timeout.toMillis(), id -> {
             if (!rejected[0]) {
                 rejected[0] = true;
+                share.release();
                 // Closed once answered: the header alone does not end it, Vert.x would wait for the rest of the body.
                 refuseUnread(ctx, new ErrorBody(408, "request_timeout", "the run request's body did not arrive within "
                         + timeout.toMillis() + " ms (agui.http.request-body-timeout)"))
                         .onComplete(answered -> request.connection().close());
             }
         });
+        Consumer<ErrorBody> refuse = error -> {
+            rejected[0] = true;
+            vertx.cancelTimer(deadline);
+            share.release();
+            refuseUnread(ctx, error).onComplete(answered -> request.connection().close());
+        };
         request.handler(chunk -> {
             if (rejected[0]) {
                 return;
             }
-            if (body.length() + chunk.length() > limit) {
-                rejected[0] = true;
-                vertx.cancelTimer(deadline);
-                refuseUnread(ctx, tooLarge(limit));
+            int growth = body.growthFor(chunk);
+            Optional<ErrorBody> refused = growth < 0 ? Optional.of(tooLarge(limit)) : share.take(growth);
+            if (refused.isPresent()) {
+                refuse.accept(refused.get());
             } else {
-                body.appendBuffer(chunk);
+                body.append(chunk);
             }
         });
         request.endHandler(v -> {
             vertx.cancelTimer(deadline);
             if (!rejected[0]) {
                 try {
-                    onBody.accept(body);
+                    onBody.accept(body.bytes());
                 } catch (RuntimeException e) {
                     ctx.fail(e); // a bug, answered with a 500 by HttpErrors rather than a request left hanging
+                } finally {
+                    share.release();
                 }
             }
         });
         request.exceptionHandler(e -> {
             vertx.cancelTimer(deadline);
             rejected[0] = true;
+            share.release();
         });
         request.resume();
+    }
+
+    /** The announced {@code Content-Length}, when it is a number no larger than an int; else -1. */
+    private static int announcedLength(String contentLength) {
+        return contentLength != null && contentLength.matches("[0-9]{1,9}") ? Integer.parseInt(contentLength) : -1;
+    }
+
+    private static String clientAddress(HttpServerRequest request) {
+        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().host();
     }
 
     private static ErrorBody tooLarge(int limit) {

@@ -77,7 +77,7 @@ public class RunRoute implements RunEndpoints {
      */
     @Override
     public void stream(RoutingContext ctx, Stream kind, String agentName) {
-        gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName, body -> gate.runInput(ctx, body.getBytes())
+        gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName, body -> gate.runInput(ctx, body)
                 .ifPresent(input -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), input))));
     }
 
