@@ -68,15 +68,30 @@ class CopilotKitThreads {
      * @param resource the path from {@code /threads} on, with its query string, e.g. {@code /threads?agentId=chat}
      */
     void handle(RoutingContext ctx, Caller caller, String httpMethod, String resource) {
-        QueryStringDecoder uri = new QueryStringDecoder(resource);
-        List<String> segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
-                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        QueryStringDecoder uri;
+        List<String> segments;
+        try {
+            uri = new QueryStringDecoder(resource);
+            segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
+                    .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+            uri.parameters(); // decoded here, so that a bad escape in the query is refused as well
+
+        } catch (IllegalArgumentException malformed) {
+            RequestGate.reject(ctx, new ErrorBody(400, "invalid_path", "the resource path has a malformed "
+                    + "percent-escape (%XX, two hexadecimal digits)"));
+            return;
+        }
         if (segments.isEmpty() || !segments.get(0).equals("threads") || segments.size() > 3) {
             RequestGate.reject(ctx, new ErrorBody(404, "not_found", "there is no thread endpoint at " + uri.rawPath()));
             return;
         }
         String method = httpMethod.toUpperCase(java.util.Locale.ROOT);
         List<String> rest = segments.subList(1, segments.size());
+        Optional<ErrorBody> invalidId = rest.isEmpty() ? Optional.empty() : ErrorBody.invalidThreadId(rest.get(0));
+        if (invalidId.isPresent()) {
+            RequestGate.reject(ctx, invalidId.get());
+            return;
+        }
         if (rest.isEmpty()) {
             if (allowed(ctx, method, "GET")) {
                 list(ctx, caller, uri);

@@ -1,9 +1,11 @@
 package dev.aguistate.http;
 
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.IdRules;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import jakarta.ws.rs.core.Response;
+import java.util.Optional;
 
 /**
  * The JSON body of every 4xx/5xx answered before a stream opens: {@code {"status","code","message"}}.
@@ -17,6 +19,15 @@ public record ErrorBody(int status, String code, String message) {
     /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */
     public static ErrorBody threadNotFound(String threadId) {
         return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
+    }
+
+    /**
+     * The answer for a thread id that breaks the id rules ({@link IdRules}), given at the door as for a run's, so that
+     * no store is asked about an id it cannot hold (PostgreSQL's {@code text} cannot hold NUL, and answered 503).
+     */
+    public static Optional<ErrorBody> invalidThreadId(String threadId) {
+        return IdRules.violation(threadId).map(violation ->
+                new ErrorBody(422, "invalid_thread_id", "threadId " + violation));
     }
 
     public static ErrorBody unknownAgent(String name) {
