@@ -159,11 +159,16 @@ public class RequestGate {
             }
         });
         Consumer<ErrorBody> refuse = error -> {
+            if (rejected[0]) {
+                return;
+            }
             rejected[0] = true;
             vertx.cancelTimer(deadline);
             share.release();
             refuseUnread(ctx, error).onComplete(answered -> request.connection().close());
         };
+        Context context = vertx.getOrCreateContext();
+        share.onEvicted(() -> context.runOnContext(v -> refuse.accept(PendingBodies.EVICTED)));
         request.handler(chunk -> {
             if (rejected[0]) {
                 return;
@@ -179,6 +184,7 @@ public class RequestGate {
         request.endHandler(v -> {
             vertx.cancelTimer(deadline);
             if (!rejected[0]) {
+                rejected[0] = true; // whole: nothing refuses it any more, not an eviction already on its way
                 try {
                     onBody.accept(body.bytes());
                 } catch (RuntimeException e) {

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Clients that start request bodies and stall, side by side with a normal client: what the stalled bodies hold is
  * bounded per client address and for the server, what cannot be held is refused at once with a JSON 429 or 503 and
- * {@code Retry-After}, and a normal run is served during and after. The attackers connect from other loopback
+ * {@code Retry-After}, and a normal run is served during and after — when the server's bound is full too, since the
+ * client that holds the most makes room. The attackers connect from other loopback
  * addresses (127.0.0.2, ...) than the normal client, as clients on other machines would.
  */
 @QuarkusTest
@@ -91,18 +92,25 @@ class StalledBodiesTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void stalledBodiesFromManyClientsAreBoundedForTheServerWhichServesAgainOnceTheyLeave() {
+    void stalledBodiesFromManyClientsAreBoundedForTheServerAndMakeRoomForANormalRun() {
         stall("127.0.0.3", 4);
         awaitHeld(PER_CLIENT);
-        List<Stalled> from4 = stall("127.0.0.4", 4);
+        List<Stalled> all = new ArrayList<>(attack);
+        all.addAll(stall("127.0.0.4", 4));
 
-        List<JsonNode> refusals = refusals(from4, 2);
+        // 127.0.0.4's third body finds the server's six full: 127.0.0.3, which holds more, makes room with its newest;
+        // its fourth finds both holding three, neither more than it would: refused.
+        List<JsonNode> refusals = refusals(all, 2);
         for (JsonNode refusal : refusals) {
             assertEquals(503, refusal.get("status").asInt(), refusal.toString());
             assertEquals("server_busy", refusal.get("code").asText());
         }
         assertEquals(6L * BODY, held(), "the server's budget, six bodies, and no more");
         given().get("/q/health/live").then().statusCode(200);
+
+        normalRun();
+        refusals(all, 3);
+        assertEquals(5L * BODY, held(), "a stalled body made room for the normal run's and was refused");
 
         attack.forEach(Stalled::close);
         attack.clear();
