@@ -7,12 +7,11 @@ import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.http.AgentCapabilities;
 import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.HttpErrors;
-import dev.aguistate.http.RunRoute;
-import dev.aguistate.llm.LlmConfig;
-import dev.aguistate.llm.StreamingModel;
+import dev.aguistate.http.RequestGate;
+import dev.aguistate.http.RunEndpoints;
 import dev.aguistate.protocol.AgUiJson;
-import dev.aguistate.run.RunConfig;
-import io.vertx.core.buffer.Buffer;
+import dev.aguistate.protocol.InvalidRunInput;
+import dev.aguistate.protocol.RunAgentInputReader;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -26,7 +25,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * CopilotKit's runtime endpoints (its v2 router, {@code fetch-router.ts}), under {@code agui.copilotkit.base-path}: a
  * CopilotKit app sets its {@code runtimeUrl} here and needs no Node runtime. An adapter over the AG-UI endpoints: runs,
- * connections and stops go through {@link RunRoute} (the same checks, errors, user and streams as
+ * connections and stops go through {@link RunEndpoints} (the same checks, errors, user and streams as
  * {@code /agui/{agent}}), threads through the thread store.
  * <ul>
  *   <li>{@code GET {base}/info}: the agents with their descriptions and AG-UI capabilities;</li>
@@ -48,20 +47,22 @@ public class CopilotKitRoute {
             new RuntimeInfo.ThreadEndpoints(true, true, false, false);
 
     private final CopilotKitConfig config;
-    private final RunRoute runs;
+    private final RunEndpoints runs;
+    private final RequestGate gate;
     private final CopilotKitThreads threads;
     private final AgentRegistry agents;
     private final AgentCapabilities.ServerLimits limits;
     private final String version;
 
-    CopilotKitRoute(CopilotKitConfig config, RunRoute runs, CopilotKitThreads threads, AgentRegistry agents,
-                    StreamingModel model, RunConfig runConfig, LlmConfig llm,
+    CopilotKitRoute(CopilotKitConfig config, RunEndpoints runs, RequestGate gate, CopilotKitThreads threads,
+                    AgentRegistry agents, AgentCapabilities.ServerLimits limits,
                     @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.config = config;
         this.runs = runs;
+        this.gate = gate;
         this.threads = threads;
         this.agents = agents;
-        this.limits = AgentCapabilities.ServerLimits.of(model, runConfig, llm);
+        this.limits = limits;
         this.version = version;
     }
 
@@ -70,14 +71,14 @@ public class CopilotKitRoute {
             return;
         }
         String base = basePath();
-        router.get(base + "/info").handler(ctx -> runs.authorized(ctx, caller -> json(ctx, info(false))));
+        router.get(base + "/info").handler(ctx -> gate.authorized(ctx, caller -> json(ctx, info(false))));
         router.post(base + "/agent/:agent/run").handler(ctx ->
-                runs.stream(ctx, RunRoute.Stream.RUN, ctx.pathParam("agent")));
+                runs.stream(ctx, RunEndpoints.Stream.RUN, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/connect").handler(ctx ->
-                runs.stream(ctx, RunRoute.Stream.CONNECT, ctx.pathParam("agent")));
-        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> runs.authorized(ctx, caller ->
-                runs.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
-        router.route(base + "/threads*").handler(ctx -> runs.authorized(ctx, caller -> threads.handle(ctx, caller,
+                runs.stream(ctx, RunEndpoints.Stream.CONNECT, ctx.pathParam("agent")));
+        router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller ->
+                gate.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
+        router.route(base + "/threads*").handler(ctx -> gate.authorized(ctx, caller -> threads.handle(ctx, caller,
                 ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
         router.post(base).handler(this::singleRoute);
         router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
@@ -120,7 +121,7 @@ public class CopilotKitRoute {
     private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, JsonNode body) {
         if (body != null && !body.isNull() && (!body.isObject()
                 || (body.has("runId") && !body.get("runId").isTextual()))) {
-            RunRoute.reject(ctx, new ErrorBody(400, "invalid_request",
+            RequestGate.reject(ctx, new ErrorBody(400, "invalid_request",
                     "the stop's body is {\"runId\": \"<the run to stop>\"}, or nothing"));
             return;
         }
@@ -131,12 +132,15 @@ public class CopilotKitRoute {
 
     /** {@code POST {base}} with {@code {"method","params","body"}}: CopilotKit's single-endpoint transport. */
     private void singleRoute(RoutingContext ctx) {
-        runs.authorized(ctx, caller -> runs.readJsonBody(ctx, raw -> {
+        gate.authorized(ctx, caller -> gate.readJsonBody(ctx, raw -> {
             SingleRouteCall call;
             try {
-                call = SingleRouteCall.parse(raw.getBytes());
+                call = SingleRouteCall.parse(raw);
+            } catch (InvalidRunInput invalid) {
+                RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
+                return;
             } catch (IllegalArgumentException invalid) {
-                RunRoute.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
+                RequestGate.reject(ctx, new ErrorBody(400, "invalid_request", invalid.getMessage()));
                 return;
             }
             if (call instanceof SingleRouteCall.Stream stream) {
@@ -151,13 +155,13 @@ public class CopilotKitRoute {
         }));
     }
 
-    /** A stop's optional body; not JSON is a 400. */
-    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, Buffer body) {
+    /** A stop's optional body, read by the run input's rules: not JSON is a 400. */
+    private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, byte[] body) {
         JsonNode parsed;
         try {
-            parsed = body.length() == 0 ? null : SingleRouteCall.json(body.getBytes());
-        } catch (IllegalArgumentException invalid) {
-            RunRoute.reject(ctx, new ErrorBody(400, "malformed_json", invalid.getMessage()));
+            parsed = body.length == 0 ? null : RunAgentInputReader.readTree(body);
+        } catch (InvalidRunInput invalid) {
+            RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
             return;
         }
         stop(ctx, caller, agent, threadId, parsed);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.http.ErrorBody;
-import dev.aguistate.http.RunRoute;
+import dev.aguistate.http.RequestGate;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.session.Caller;
@@ -68,15 +68,30 @@ class CopilotKitThreads {
      * @param resource the path from {@code /threads} on, with its query string, e.g. {@code /threads?agentId=chat}
      */
     void handle(RoutingContext ctx, Caller caller, String httpMethod, String resource) {
-        QueryStringDecoder uri = new QueryStringDecoder(resource);
-        List<String> segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
-                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        QueryStringDecoder uri;
+        List<String> segments;
+        try {
+            uri = new QueryStringDecoder(resource);
+            segments = Arrays.stream(uri.rawPath().split("/")).filter(s -> !s.isEmpty())
+                    .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+            uri.parameters(); // decoded here, so that a bad escape in the query is refused as well
+
+        } catch (IllegalArgumentException malformed) {
+            RequestGate.reject(ctx, new ErrorBody(400, "invalid_path", "the resource path has a malformed "
+                    + "percent-escape (%XX, two hexadecimal digits)"));
+            return;
+        }
         if (segments.isEmpty() || !segments.get(0).equals("threads") || segments.size() > 3) {
-            RunRoute.reject(ctx, new ErrorBody(404, "not_found", "there is no thread endpoint at " + uri.rawPath()));
+            RequestGate.reject(ctx, new ErrorBody(404, "not_found", "there is no thread endpoint at " + uri.rawPath()));
             return;
         }
         String method = httpMethod.toUpperCase(java.util.Locale.ROOT);
         List<String> rest = segments.subList(1, segments.size());
+        Optional<ErrorBody> invalidId = rest.isEmpty() ? Optional.empty() : ErrorBody.invalidThreadId(rest.get(0));
+        if (invalidId.isPresent()) {
+            RequestGate.reject(ctx, invalidId.get());
+            return;
+        }
         if (rest.isEmpty()) {
             if (allowed(ctx, method, "GET")) {
                 list(ctx, caller, uri);
@@ -105,7 +120,7 @@ class CopilotKitThreads {
                     }
                 }
                 case "events", "archive" -> notSupported(ctx, "/threads/{threadId}/" + rest.get(1));
-                default -> RunRoute.reject(ctx, new ErrorBody(404, "not_found",
+                default -> RequestGate.reject(ctx, new ErrorBody(404, "not_found",
                         "there is no thread endpoint at " + uri.rawPath()));
             }
         }
@@ -127,7 +142,7 @@ class CopilotKitThreads {
         int limit = parameter(uri, "limit").map(CopilotKitThreads::wholeNumber).orElse(DEFAULT_PAGE);
         int offset = parameter(uri, "cursor").map(CopilotKitThreads::wholeNumber).orElse(0);
         if (limit < 1 || limit > MAX_PAGE || offset < 0) {
-            RunRoute.reject(ctx, new ErrorBody(400, "invalid_page",
+            RequestGate.reject(ctx, new ErrorBody(400, "invalid_page",
                     "limit must be a whole number between 1 and " + MAX_PAGE + ", cursor one this endpoint returned"));
             return;
         }
@@ -183,13 +198,13 @@ class CopilotKitThreads {
             return true;
         }
         ctx.response().putHeader("Allow", allow);
-        RunRoute.reject(ctx, new ErrorBody(405, "method_not_allowed",
+        RequestGate.reject(ctx, new ErrorBody(405, "method_not_allowed",
                 method + " is not allowed on this thread endpoint; allowed: " + allow));
         return false;
     }
 
     private static void notSupported(RoutingContext ctx, String what) {
-        RunRoute.reject(ctx, new ErrorBody(422, "not_supported", what + " needs CopilotKit's Intelligence platform; "
+        RequestGate.reject(ctx, new ErrorBody(422, "not_supported", what + " needs CopilotKit's Intelligence platform; "
                 + "this server lists, reads and deletes threads (README: Using it with CopilotKit)"));
     }
 
@@ -198,13 +213,13 @@ class CopilotKitThreads {
         Context context = vertx.getOrCreateContext();
         answer.subscribe().with(body -> context.runOnContext(v -> {
             if (body instanceof ErrorBody error) {
-                RunRoute.reject(ctx, error);
+                RequestGate.reject(ctx, error);
             } else {
                 CopilotKitRoute.json(ctx, body);
             }
         }), failure -> context.runOnContext(v -> {
             if (failure instanceof StoreUnavailable) {
-                RunRoute.reject(ctx, ErrorBody.STORE_UNAVAILABLE);
+                RequestGate.reject(ctx, ErrorBody.STORE_UNAVAILABLE);
             } else {
                 ctx.fail(failure);
             }

@@ -1,9 +1,9 @@
 package dev.aguistate.copilotkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.aguistate.http.RunRoute;
-import dev.aguistate.protocol.AgUiJson;
-import java.io.IOException;
+import dev.aguistate.http.RunEndpoints;
+import dev.aguistate.protocol.InvalidRunInput;
+import dev.aguistate.protocol.RunAgentInputReader;
 
 /**
  * One request of CopilotKit's single-endpoint transport: {@code {"method", "params", "body"}} posted to the base
@@ -15,16 +15,22 @@ sealed interface SingleRouteCall {
     record Info() implements SingleRouteCall {}
 
     /** {@code agent/run} or {@code agent/connect}: {@code input} is the envelope's {@code body}, a RunAgentInput. */
-    record Stream(RunRoute.Stream kind, String agentId, byte[] input) implements SingleRouteCall {}
+    record Stream(RunEndpoints.Stream kind, String agentId, JsonNode input) implements SingleRouteCall {}
 
     record Stop(String agentId, String threadId, JsonNode body) implements SingleRouteCall {}
 
     /** A thread endpoint: {@code path} from {@code /threads} on, with its query string. */
     record Resource(String httpMethod, String path) implements SingleRouteCall {}
 
-    /** @throws IllegalArgumentException naming what is wrong with the envelope */
+    /**
+     * Reads the envelope by the run input's rules ({@link RunAgentInputReader#readTree}): the input it carries is a
+     * run request's body, and is held to them whichever route brought it.
+     *
+     * @throws InvalidRunInput when the envelope is not JSON by those rules, or holds a value they refuse
+     * @throws IllegalArgumentException naming what is wrong with the envelope's shape
+     */
     static SingleRouteCall parse(byte[] envelope) {
-        JsonNode call = json(envelope);
+        JsonNode call = RunAgentInputReader.readTree(envelope);
         if (!call.isObject()) {
             throw new IllegalArgumentException("the single route takes {\"method\", \"params\", \"body\"}");
         }
@@ -35,22 +41,13 @@ sealed interface SingleRouteCall {
         }
         return switch (method.textValue()) {
             case "info" -> new Info();
-            case "agent/run" -> new Stream(RunRoute.Stream.RUN, text(params, "agentId"), body(call));
-            case "agent/connect" -> new Stream(RunRoute.Stream.CONNECT, text(params, "agentId"), body(call));
+            case "agent/run" -> new Stream(RunEndpoints.Stream.RUN, text(params, "agentId"), body(call));
+            case "agent/connect" -> new Stream(RunEndpoints.Stream.CONNECT, text(params, "agentId"), body(call));
             case "agent/stop" -> new Stop(text(params, "agentId"), text(params, "threadId"), call.get("body"));
             case "resource/request" -> new Resource(params.path("httpMethod").asText("GET"), text(params, "path"));
             default -> throw new IllegalArgumentException("unsupported method '" + method.textValue()
                     + "'; this server answers info, agent/run, agent/connect, agent/stop and resource/request");
         };
-    }
-
-    /** @throws IllegalArgumentException when the bytes are not JSON */
-    static JsonNode json(byte[] bytes) {
-        try {
-            return AgUiJson.mapper().readTree(bytes);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("the body is not valid JSON");
-        }
     }
 
     private static String text(JsonNode params, String key) {
@@ -61,11 +58,11 @@ sealed interface SingleRouteCall {
         return value.textValue();
     }
 
-    private static byte[] body(JsonNode call) {
+    private static JsonNode body(JsonNode call) {
         JsonNode body = call.get("body");
         if (body == null || body.isNull()) {
             throw new IllegalArgumentException("missing body: the RunAgentInput of the run");
         }
-        return body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return body;
     }
 }

@@ -97,7 +97,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
     public record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration) {
 
         /** This server's: the scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model. */
-        public static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm) {
+        static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm) {
             return new ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
                     llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration());
         }

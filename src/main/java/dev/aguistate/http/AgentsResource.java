@@ -2,10 +2,8 @@ package dev.aguistate.http;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
-import dev.aguistate.llm.LlmConfig;
 import dev.aguistate.llm.ModelDescription;
 import dev.aguistate.llm.StreamingModel;
-import dev.aguistate.run.RunConfig;
 import dev.aguistate.tools.BackendTool;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -54,11 +52,12 @@ public class AgentsResource {
     private final UserResolver users;
     private final AgentCapabilities.ServerLimits limits;
 
-    AgentsResource(AgentRegistry agents, StreamingModel model, UserResolver users, RunConfig runs, LlmConfig llm) {
+    AgentsResource(AgentRegistry agents, StreamingModel model, UserResolver users,
+                   AgentCapabilities.ServerLimits limits) {
         this.agents = agents;
         this.model = model;
         this.users = users;
-        this.limits = AgentCapabilities.ServerLimits.of(model, runs, llm);
+        this.limits = limits;
     }
 
     @GET

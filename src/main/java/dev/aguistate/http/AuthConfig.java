@@ -23,7 +23,10 @@ public interface AuthConfig {
 
     interface Jwt {
 
-        /** The claim whose value (a string or a number) is the user id. */
+        /**
+         * The claim whose value is the user id: a string or a number, except {@code sub}, which RFC 7519 makes a
+         * string and the token verifier refuses as a number.
+         */
         @WithDefault("sub")
         String userClaim();
 

@@ -1,13 +1,16 @@
 package dev.aguistate.http;
 
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.IdRules;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import jakarta.ws.rs.core.Response;
+import java.util.Optional;
 
 /**
  * The JSON body of every 4xx/5xx answered before a stream opens: {@code {"status","code","message"}}.
- * The message names the problem; it never carries a stack trace. A 503 says when to try again ({@code Retry-After}).
+ * The message names the problem; it never carries a stack trace. A 503 or 429 says when to try again
+ * ({@code Retry-After}).
  */
 public record ErrorBody(int status, String code, String message) {
 
@@ -16,6 +19,15 @@ public record ErrorBody(int status, String code, String message) {
     /** The answer for a missing thread and for another user's, alike, so that ids leak nothing. */
     public static ErrorBody threadNotFound(String threadId) {
         return new ErrorBody(404, "thread_not_found", "there is no thread '" + threadId + "'");
+    }
+
+    /**
+     * The answer for a thread id that breaks the id rules ({@link IdRules}), given at the door as for a run's, so that
+     * no store is asked about an id it cannot hold (PostgreSQL's {@code text} cannot hold NUL, and answered 503).
+     */
+    public static Optional<ErrorBody> invalidThreadId(String threadId) {
+        return IdRules.violation(threadId).map(violation ->
+                new ErrorBody(422, "invalid_thread_id", "threadId " + violation));
     }
 
     public static ErrorBody unknownAgent(String name) {
@@ -44,8 +56,9 @@ public record ErrorBody(int status, String code, String message) {
     }
 
     /**
-     * Seconds a client should wait after a 503: the default {@code agui.store.timeout}, by which a stalled store's
-     * connections are being replaced.
+     * Seconds a client should wait after a 503 or 429: the default {@code agui.store.timeout}, by which a stalled
+     * store's connections are being replaced; unfinished bodies that fill the server are finished, closed or timed out
+     * at a similar pace.
      */
     static final String RETRY_AFTER_SECONDS = "5";
 
@@ -55,10 +68,14 @@ public record ErrorBody(int status, String code, String message) {
     /** The same error as a JAX-RS response, for the resources. */
     Response toResponse() {
         Response.ResponseBuilder response = Response.status(status).type(CONTENT_TYPE).entity(AgUiJson.write(this));
-        if (status == 503) {
+        if (saysWhenToRetry()) {
             response.header("Retry-After", RETRY_AFTER_SECONDS);
         }
         return response.build();
+    }
+
+    private boolean saysWhenToRetry() {
+        return status == 503 || status == 429;
     }
 
     /** Completes once the answer is written (or, after the headers went out, the connection closed). */
@@ -67,7 +84,7 @@ public record ErrorBody(int status, String code, String message) {
             response.close();
             return Future.succeededFuture();
         }
-        if (status == 503) {
+        if (saysWhenToRetry()) {
             response.putHeader("Retry-After", RETRY_AFTER_SECONDS);
         }
         return response.setStatusCode(status)

@@ -3,6 +3,7 @@ package dev.aguistate.http;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The run endpoint's HTTP limits ({@code agui.http.*}). */
 @ConfigMapping(prefix = "agui.http")
@@ -22,4 +23,23 @@ public interface HttpConfig {
     /** A {@code :} comment is sent after this much silence so proxies keep the stream open; 0 disables it. */
     @WithDefault("15s")
     Duration keepAlive();
+
+    /** How much memory request bodies that have not arrived whole may take ({@code agui.http.pending-bodies.*}). */
+    PendingBodiesConfig pendingBodies();
+
+    interface PendingBodiesConfig {
+
+        /**
+         * The bytes all unfinished bodies together may hold; a body that would go over it gets 503. Unset: a
+         * sixteenth of the maximum heap.
+         */
+        Optional<Long> maxBytes();
+
+        /**
+         * The bytes the unfinished bodies of one client address may hold; a body that would go over it gets 429. At
+         * least {@link HttpConfig#maxRequestBytes()}, so that one body of the largest size is always held.
+         */
+        @WithDefault("4194304")
+        long maxBytesPerClient();
+    }
 }

@@ -18,9 +18,12 @@ import org.jboss.logging.Logger;
 
 /**
  * Every error the HTTP layer answers by itself is a JSON {@link ErrorBody} like ours, never an HTML page or an empty
- * body: an unknown path (404), a method a path does not take (405, with {@code Allow}), a body over Quarkus's
- * {@code quarkus.http.limits.max-body-size} (413), and any failure a handler did not answer (500, logged with its
- * stack trace, which the client never sees).
+ * body: an unknown path (404), a method a path does not take (405, with {@code Allow}), a path that is not in its
+ * normal form (400), a body over Quarkus's {@code quarkus.http.limits.max-body-size} (413), and
+ * any failure a handler did not answer (500, logged with its stack trace, which the client never sees). Not ours to
+ * answer, and answered with an empty body: what Vert.x refuses before it has a request (a header section over
+ * {@code quarkus.http.limits.max-header-size}: 431; a request line over {@code max-initial-line-length}: 414; a line
+ * that is no HTTP: 400), and a URI Quarkus's own check refuses before any router (a bad percent-escape: 400).
  */
 @ApplicationScoped
 public class HttpErrors {
@@ -35,9 +38,14 @@ public class HttpErrors {
     }
 
     void register(@Observes Router router) {
+        router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2).handler(HttpErrors::refuseUnnormalizedPath);
         // Ahead of Quarkus's own check, which answers the same limit with an empty 413.
         router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1).handler(this::refuseOversizedBody);
         router.route().failureHandler(HttpErrors::failed);
+        // Vert.x Web's own refusals before any route (an HTTP/1.1 request without Host).
+        router.errorHandler(400, ctx -> ErrorBody.ofStatus(400, "the request was refused: "
+                + (ctx.failure() == null ? "bad request" : ControlCharacters.escape(ctx.failure().getMessage())))
+                .send(ctx.response()));
         router.errorHandler(404, ctx -> ErrorBody.ofStatus(404, "there is no endpoint at " + path(ctx.request()))
                 .send(ctx.response()));
         router.errorHandler(405, ctx -> ErrorBody.ofStatus(405, ctx.request().method().name() + " is not allowed on "
@@ -68,6 +76,22 @@ public class HttpErrors {
         String path = ControlCharacters.escape(String.valueOf(request.path()));
         return path.length() <= PATH_IN_MESSAGE_MAX ? path : path.substring(0, PATH_IN_MESSAGE_MAX) + "…";
     }
+
+    /**
+     * A path that is not in its normal form (a dot-segment, {@code ..} or {@code %2e%2e}; an unreserved character
+     * percent-encoded) is refused: Vert.x would serve it as the normal path, so one endpoint could be reached through
+     * endless spellings, each a new metrics tag (120 of them filled the tag cap) and each past a proxy's path rules.
+     * Browsers and HTTP clients send paths normalised.
+     */
+    private static void refuseUnnormalizedPath(RoutingContext ctx) {
+        if (ctx.request().path() == null || ctx.request().path().equals(ctx.normalizedPath())) {
+            ctx.next();
+        } else {
+            new ErrorBody(400, "invalid_path", "the request path has dot-segments or percent-encoded unreserved "
+                    + "characters; send it normalised (RFC 3986)").send(ctx.response());
+        }
+    }
+
 
     private void refuseOversizedBody(RoutingContext ctx) {
         if (!announcesMoreThan(ctx.request().getHeader("Content-Length"), maxBodyBytes)) {

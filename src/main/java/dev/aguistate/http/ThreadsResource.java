@@ -96,7 +96,7 @@ public class ThreadsResource {
     @Path("/{threadId}")
     @Operation(summary = "A thread's state and complete message history")
     public Uni<Response> get(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, caller -> access.load(id, caller).onItem().transform(thread -> thread
+        return asUser(authorization, id, caller -> access.load(id, caller).onItem().transform(thread -> thread
                 .map(t -> json(view(t)))
                 .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
     }
@@ -115,7 +115,7 @@ public class ThreadsResource {
             return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
                     "limit must be a whole number between 1 and " + MAX_PAGE).toResponse());
         }
-        return asUser(authorization, caller -> access.load(id, caller).onItem().transform(thread -> thread
+        return asUser(authorization, id, caller -> access.load(id, caller).onItem().transform(thread -> thread
                 .map(t -> page(t.messages(), before, limit))
                 .orElseGet(() -> ErrorBody.threadNotFound(id).toResponse())));
     }
@@ -141,7 +141,7 @@ public class ThreadsResource {
     @Path("/{threadId}")
     @Operation(summary = "Delete a thread and its history")
     public Uni<Response> delete(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id) {
-        return asUser(authorization, caller -> access.delete(id, caller).onItem().transform(deleted -> deleted
+        return asUser(authorization, id, caller -> access.delete(id, caller).onItem().transform(deleted -> deleted
                 ? Response.noContent().build()
                 : ErrorBody.threadNotFound(id).toResponse()));
     }
@@ -153,6 +153,13 @@ public class ThreadsResource {
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /** As {@link #asUser(String, Function)}, for a thread whose id must first keep the id rules (else 422). */
+    private Uni<Response> asUser(String authorization, String threadId, Function<Caller, Uni<Response>> action) {
+        return asUser(authorization, caller -> ErrorBody.invalidThreadId(threadId)
+                .map(invalid -> Uni.createFrom().item(invalid.toResponse()))
+                .orElseGet(() -> action.apply(caller)));
     }
 
     private Uni<Response> asUser(String authorization, Function<Caller, Uni<Response>> action) {

@@ -34,7 +34,23 @@ public final class RunAgentInputReader {
     private RunAgentInputReader() {}
 
     public static RunAgentInput read(byte[] body) {
-        JsonNode tree = parse(decodeUtf8(body));
+        return read(readTree(body));
+    }
+
+    /**
+     * The JSON document the bytes hold, read by this reader's rules (strict UTF-8, RFC 8259, the parser's limits, no
+     * number a double changes, no lone surrogate): for a request that carries a run input inside a document of its
+     * own, so that the envelope and the input in it are held to the same rules as a run request's body, and the
+     * input reaches {@link #read(JsonNode)} as it was sent, never re-encoded.
+     *
+     * @throws InvalidRunInput naming what is wrong, {@linkplain InvalidRunInput#malformedJson() malformed} or not
+     */
+    public static JsonNode readTree(byte[] body) {
+        return parse(decodeUtf8(body));
+    }
+
+    /** The run input a document {@link #readTree} read holds (it may be part of a larger document). */
+    public static RunAgentInput read(JsonNode tree) {
         if (!tree.isObject()) {
             throw InvalidRunInput.invalid("the request body must be a JSON object (RunAgentInput), not "
                     + tree.getNodeType().name().toLowerCase(Locale.ROOT));

@@ -16,10 +16,15 @@ import dev.aguistate.testing.StubbedLlmProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * CopilotKit's runtime endpoints over HTTP, under a configured base path written with a trailing slash, with API
@@ -97,7 +102,7 @@ class CopilotKitRouteTest extends CopilotKitRequests {
         String[] json = JSON_ALICE;
         error(post(BASE, "{\"method\":\"nope\"}", json), 400, "invalid_request");
         error(post(BASE, "{\"params\":{}}", json), 400, "invalid_request");
-        error(post(BASE, "not json", json), 400, "invalid_request");
+        error(post(BASE, "not json", json), 400, "malformed_json");
         error(post(BASE, envelope("agent/run", Map.of(), run).toString(), json), 400, "invalid_request");
         error(post(BASE, envelope("agent/run", Map.of("agentId", "chat"), null).toString(), json),
                 400, "invalid_request");
@@ -110,6 +115,54 @@ class CopilotKitRouteTest extends CopilotKitRequests {
         error(post(BASE, "{\"method\":\"info\"}", "Content-Type", "text/plain", ALICE[0], ALICE[1]),
                 415, "unsupported_media_type");
         assertEquals(0, stub.requests().size(), "nothing reached the LLM");
+    }
+
+    /** A run input's JSON, {@code value} (JSON text) under {@code state.value}, before and after it. */
+    private static final String[] WITH_STATE_VALUE = {
+        "{\"threadId\":\"", "\",\"runId\":\"r\",\"messages\":[{\"id\":\"m1\",\"role\":\"user\",\"content\":\"hi\"}],"
+                + "\"state\":{\"value\":", "}}"};
+
+    static Stream<Arguments> valuesAguRefuses() {
+        return Stream.of(
+                Arguments.of("too large for a double", "1e400".getBytes(StandardCharsets.UTF_8), 422,
+                        "invalid_run_input"),
+                Arguments.of("would become 0", "1e-400".getBytes(StandardCharsets.UTF_8), 422, "invalid_run_input"),
+                Arguments.of("more digits than a double holds", "3.14159265358979323846".getBytes(StandardCharsets.UTF_8),
+                        422, "invalid_run_input"),
+                Arguments.of("a lone surrogate", "\"\\ud800\"".getBytes(StandardCharsets.UTF_8), 422,
+                        "invalid_run_input"),
+                Arguments.of("overlong UTF-8 for '/'", new byte[] {'"', (byte) 0xc0, (byte) 0xaf, '"'}, 400,
+                        "malformed_json"));
+    }
+
+    /**
+     * The single route's envelope carries a run request's body: it is held to the rules {@code /agui} holds that body
+     * to, refused with the same status and code, and nothing of it is run or stored.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valuesAguRefuses")
+    void theSingleRouteRefusesWhatAguiRefuses(String name, byte[] value, int status, String code) {
+        String threadId = "strict-" + java.util.UUID.randomUUID();
+        byte[] input = concat(WITH_STATE_VALUE[0] + threadId + WITH_STATE_VALUE[1], value, WITH_STATE_VALUE[2]);
+        byte[] enveloped = concat("{\"method\":\"agent/run\",\"params\":{\"agentId\":\"chat\"},\"body\":", input, "}");
+
+        HttpResponse<String> onAgui = client.post("/agui/chat", input, JSON_ALICE);
+        HttpResponse<String> onSingleRoute = client.post(BASE, enveloped, JSON_ALICE);
+
+        error(onAgui, status, code);
+        error(onSingleRoute, status, code);
+        assertEquals(0, stub.requests().size(), "nothing reached the LLM");
+        as("alice-key").get("/threads/" + threadId).then().statusCode(404);
+    }
+
+    private static byte[] concat(String head, byte[] middle, String tail) {
+        byte[] start = head.getBytes(StandardCharsets.UTF_8);
+        byte[] end = tail.getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[start.length + middle.length + end.length];
+        System.arraycopy(start, 0, all, 0, start.length);
+        System.arraycopy(middle, 0, all, start.length, middle.length);
+        System.arraycopy(end, 0, all, start.length + middle.length, end.length);
+        return all;
     }
 
     @Test

@@ -66,4 +66,30 @@ abstract class CopilotKitThreadsContract extends CopilotKitRequests {
                 .body("threadId", equalTo(first.threadId()));
         as("alice-key").get(thread + "/messages").then().statusCode(404);
     }
+
+    /**
+     * What no store can hold is refused at the door, alike on every store: a thread id with NUL (PostgreSQL's
+     * {@code text} cannot hold it, and the thread API answered 503 "try again") is 422 on the thread API and on
+     * CopilotKit's thread endpoints; a malformed percent-escape in the path the single route's {@code resource/request}
+     * names is a JSON 400 (it answered 500).
+     */
+    @Test
+    void threadIdsAndPathsNoStoreCanHoldAreRefusedAtTheDoor() {
+        for (String path : List.of("/threads/%00", "/threads/%00/messages", BASE + "/threads/%00/messages",
+                BASE + "/threads/%00/state")) {
+            as("alice-key").urlEncodingEnabled(false).get(path).then().statusCode(422)
+                    .contentType("application/json").body("code", equalTo("invalid_thread_id"));
+        }
+        as("alice-key").urlEncodingEnabled(false).delete("/threads/%00").then().statusCode(422)
+                .body("code", equalTo("invalid_thread_id"));
+        as("alice-key").urlEncodingEnabled(false).delete(BASE + "/threads/%00").then().statusCode(422)
+                .body("code", equalTo("invalid_thread_id"));
+        error(post(BASE, envelope("resource/request", Map.of("path", "/threads/%00/state", "httpMethod", "GET"), null)
+                .toString(), JSON_ALICE), 422, "invalid_thread_id");
+
+        error(post(BASE, envelope("resource/request", Map.of("path", "/threads/%zz/messages", "httpMethod", "GET"),
+                null).toString(), JSON_ALICE), 400, "invalid_path");
+        error(post(BASE, envelope("resource/request", Map.of("path", "/threads?agentId=%zz", "httpMethod", "GET"),
+                null).toString(), JSON_ALICE), 400, "invalid_path");
+    }
 }

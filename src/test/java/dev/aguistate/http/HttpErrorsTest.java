@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,57 @@ class HttpErrorsTest extends StubbedLlmTestBase {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("uri=\"/threads/{threadId}\""), "thread requests are tagged by their route");
         assertFalse(metrics.contains(id), "a client's path became a tag:\n" + metricLines(metrics, id));
+    }
+
+    /**
+     * A path that is not in its normal form is refused, not served as the path it normalises to: a client could
+     * otherwise reach one endpoint through endless spellings, each a new metrics tag (120 filled the tag cap). What
+     * Vert.x Web refuses before any route (a request without Host) is a JSON 400 too.
+     */
+    @Test
+    void aPathNotInItsNormalFormIsAJson400AndNeverATag() throws IOException {
+        String id = UUID.randomUUID().toString();
+        for (String path : List.of("/agui/" + id + "/%2e%2e/%2e%2e/q/health/live", "/agui/" + id + "/../agents",
+                "/agui/" + id + "-%61gent/./x", "/threads/" + id + "/%2E%2E")) {
+            String[] answer = rawGet(path);
+            assertEquals("400", answer[0], path + ": " + answer[1]);
+            assertEquals("invalid_path", RunRequests.parse(answer[1]).get("code").asText(), path);
+        }
+        // An HTTP/1.1 request without Host: refused by Vert.x Web before any route.
+        String[] hostless = raw("GET /threads HTTP/1.1\r\nConnection: close\r\n\r\n");
+        assertEquals("400", hostless[0], hostless[1]);
+        assertEquals("bad_request", RunRequests.parse(hostless[1]).get("code").asText());
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertFalse(metrics.contains(id), "a client's path became a tag:\n" + metricLines(metrics, id));
+    }
+
+    /** {@code GET path}, the path sent exactly as given: the status and the body. */
+    private static String[] rawGet(String path) throws IOException {
+        return raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    }
+
+    /** The request sent exactly as given: the status and the body, which must be JSON. */
+    private static String[] raw(String request) throws IOException {
+        try (Socket socket = new Socket("localhost", SseClient.testPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            String response = readToEnd(socket.getInputStream());
+            assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/json"), response);
+            return new String[] {response.substring(9, 12), response.substring(response.indexOf("\r\n\r\n") + 4)};
+        }
+    }
+
+    /** A thread id that breaks the id rules (here NUL, which PostgreSQL cannot store) is 422 before any store. */
+    @Test
+    void aThreadIdBreakingTheIdRulesIsA422OnTheThreadApi() throws IOException {
+        for (String path : List.of("/threads/%00", "/threads/%00/messages")) {
+            String[] answer = rawGet(path);
+            assertEquals("422", answer[0], answer[1]);
+            assertEquals("invalid_thread_id", RunRequests.parse(answer[1]).get("code").asText());
+        }
+        given().urlEncodingEnabled(false).delete("/threads/%00").then().statusCode(422)
+                .body("code", org.hamcrest.Matchers.equalTo("invalid_thread_id"));
     }
 
     private static JsonNode assertJsonError(Response response, int status, String code) {

@@ -166,6 +166,8 @@ class JwtAuthTest extends StubbedLlmTestBase {
         refused.put("tampered payload", tampered(valid));
         refused.put("no tenant claim", issuer.token("alice", null));
         refused.put("no user claim", issuer.token("alice", "acme", c -> c.unsetClaim("sub")));
+        // RFC 7519: sub is a string (StringOrURI); the README says so, and the token verifier refuses a number there.
+        refused.put("a numeric sub", issuer.token("alice", "acme", c -> c.setClaim("sub", 4711)));
         refused.put("not a token", "abc.def.ghi");
         refused.put("unknown API key", "wrong-key");
         String thread = "thread-" + UUID.randomUUID();

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -37,7 +38,9 @@ import java.util.UUID;
  * {@code maxThreadBytes}, or than the whole budget, is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
  * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
  * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
- * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock.
+ * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock. A listing reads only
+ * its owner's threads, from an index kept newest first, so its time under the lock does not grow with other users'
+ * threads.
  */
 public final class InMemoryThreadStore implements ThreadStore {
 
@@ -80,6 +83,8 @@ public final class InMemoryThreadStore implements ThreadStore {
     private final long maxThreadBytes;
     /** In access order, so the first entry is the least recently used. */
     private final LinkedHashMap<String, Held> threads = new LinkedHashMap<>(16, 0.75f, true);
+    /** The same entries by owner, newest first: what a listing reads. */
+    private final Map<String, TreeMap<ThreadSummary, Held>> byOwner = new HashMap<>();
     private long heldBytes;
     private final Map<String, ScopedState> scopes = new HashMap<>();
     private final Map<String, Claim> claims = new HashMap<>();
@@ -109,7 +114,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             return Optional.empty();
         }
         Held touched = held.until(clock.instant().plus(ttl));
-        threads.put(threadId, touched);
+        put(touched);
         return Optional.of(touched);
     }
 
@@ -149,7 +154,7 @@ public final class InMemoryThreadStore implements ThreadStore {
         Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
                 current == null ? null : current.conversationSummary());
         makeRoom(held.bytes());
-        threads.put(stored.threadId(), held);
+        put(held);
         heldBytes += held.bytes();
         return stored;
     }
@@ -165,6 +170,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             Map.Entry<String, Held> next = leastRecentlyUsed.next();
             if (liveClaim(next.getKey(), now) == null) {
                 heldBytes -= next.getValue().bytes();
+                unindex(next.getValue());
                 leastRecentlyUsed.remove();
             }
         }
@@ -180,6 +186,24 @@ public final class InMemoryThreadStore implements ThreadStore {
         Held removed = threads.remove(threadId);
         if (removed != null) {
             heldBytes -= removed.bytes();
+            unindex(removed);
+        }
+    }
+
+    /** Stores the entry, or its new version (same summary, or after {@link #remove}), in both maps. */
+    private void put(Held held) {
+        threads.put(held.summary().threadId(), held);
+        byOwner.computeIfAbsent(held.owner(), owner -> new TreeMap<>(ThreadSummary.NEWEST_FIRST))
+                .put(held.summary(), held);
+    }
+
+    private void unindex(Held held) {
+        TreeMap<ThreadSummary, Held> owned = byOwner.get(held.owner());
+        if (owned != null) {
+            owned.remove(held.summary());
+            if (owned.isEmpty()) {
+                byOwner.remove(held.owner());
+            }
         }
     }
 
@@ -201,10 +225,13 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized List<ThreadSummary> listNow(String owner, int offset, int limit) {
         Instant now = clock.instant();
-        return threads.values().stream()
-                .filter(h -> h.expiresAt().isAfter(now) && h.owner().equals(owner))
+        TreeMap<ThreadSummary, Held> owned = byOwner.get(owner);
+        if (owned == null) {
+            return List.of();
+        }
+        return owned.values().stream()
+                .filter(h -> h.expiresAt().isAfter(now))
                 .map(Held::summary)
-                .sorted(ThreadSummary.NEWEST_FIRST)
                 .skip(offset)
                 .limit(limit)
                 .toList();
@@ -275,7 +302,7 @@ public final class InMemoryThreadStore implements ThreadStore {
         if (held == null || !Objects.equals(current == null ? null : current.throughMessageId(), previousThrough)) {
             return false;
         }
-        threads.put(threadId, held.summarized(summary));
+        put(held.summarized(summary));
         return true;
     }
 
@@ -324,6 +351,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             boolean expired = !h.expiresAt().isAfter(now);
             if (expired) {
                 heldBytes -= h.bytes();
+                unindex(h);
             }
             return expired;
         });

@@ -60,6 +60,40 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         return store;
     }
 
+    /**
+     * A listing reads only its owner's threads: with 100,000 threads of other users stored, a thousand listings of one
+     * user's three threads take no longer than a listing scan of a few thousand entries would. (Scanning every thread
+     * under the store's lock, as listings did, took seconds for them, and held every other call back meanwhile.)
+     */
+    @Test
+    void listingOneUsersThreadsDoesNotReadEveryOtherUsersThreads() {
+        InMemoryThreadStore crowded = new InMemoryThreadStore(clock, TTL, 200_000, Long.MAX_VALUE / 2, MAX_THREAD_BYTES);
+        for (int i = 0; i < 100_000; i++) {
+            commitAs(crowded, "other-" + (i % 1000), "t-" + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            commitAs(crowded, "me", "mine-" + i);
+        }
+
+        long started = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(3, crowded.list("me", 0, 20).await().indefinitely().size());
+        }
+        long millis = (System.nanoTime() - started) / 1_000_000;
+
+        assertTrue(millis < 200, "1000 listings took " + millis + " ms");
+        assertEquals(List.of("mine-2", "mine-1", "mine-0"), crowded.list("me", 0, 20).await().indefinitely()
+                .stream().map(dev.aguistate.store.ThreadSummary::threadId).toList(), "newest first");
+    }
+
+    private void commitAs(InMemoryThreadStore target, String owner, String threadId) {
+        clock.advance(Duration.ofMillis(1));
+        target.commit(new ThreadCommit(new StoredThread(threadId, owner, "agent-x",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), List.of(),
+                dev.aguistate.store.ThreadMeta.EMPTY, 0, Instant.EPOCH, Instant.EPOCH), 0, List.of()))
+                .await().indefinitely();
+    }
+
     @Test
     void aThreadExpiresAfterItsTtlUnlessItIsUsed() {
         String used = newId();
