@@ -11,7 +11,7 @@
 #   BENCH_N ("100 500 2000")  BENCH_PATHS ("scripted real")  BENCH_SECONDS (20)  BENCH_WARMUP (5, per row)
 #   BENCH_SERVER_WARMUP (15: seconds at 100 clients right after each server starts, not measured: its JIT)
 #   BENCH_PACE_MS (15)  BENCH_WORDS (40: the bare writer's and the stub's words per answer)
-#   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError": ours, as in the README's production
+#   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError": ours, as in docs/operations.md's production
 #   section)  BENCH_PORT (18150: bare; +1 the stub; +2 ours; +3 the relay)  BENCH_SKIP_BUILD (unset: ./mvnw -q package -DskipTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-// `npm run screenshots`: the README's pictures of the sample UI (docs/sample-ui-*.png), taken with Debian's
+// `npm run screenshots`: the pictures of the sample UI in README.md and docs/sample-ui.md (docs/sample-ui-*.png), taken with Debian's
 // Chromium against a running server that serves the UI (e.g. `npm start`; AGUI_SERVER_URL, default :8080).
 import { fileURLToPath } from "node:url";
 import { openAgent, openBrowser, send } from "../test-browser/browser.mjs";

@@ -20,7 +20,7 @@ function step(title, command, args) {
   }
 }
 
-// npm install (not npm ci: see .ci/run) when node_modules is missing or older than the lock file.
+// npm install (which keeps what is installed, unlike npm ci) when node_modules is missing or older than the lock file.
 const installed = join(sample, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(sample, "package-lock.json")).mtimeMs) {
   step("installing the sample UI's packages (npm install)", npm, ["install", "--no-audit", "--no-fund"]);

@@ -1,5 +1,5 @@
 /**
- * The bearer token the page sends, when the server verifies tokens (README, "Users and tokens"). A real app gets it
+ * The bearer token the page sends, when the server verifies tokens (docs/auth.md). A real app gets it
  * from its identity provider's SDK after sign-in; this sample takes one given to it: `?token=<jwt>` in the address
  * (kept for the tab in sessionStorage and removed from the address, so it is not bookmarked or shared), or
  * VITE_AGUI_TOKEN at build time. Without one, requests carry no Authorization header.

@@ -15,10 +15,30 @@ core.addTool({
   description: "Change the page background colour",
   parameters: z.object({ background: z.string().describe("CSS colour") }),
   handler: async ({ background }: { background: string }) => {
-    document.body.style.background = background;
+    paintBackground(background);
     return `Background changed to ${background}`;
   },
 });
+
+/**
+ * The whole page takes the colour (the root element's background, not just the app's box), and the text that sits
+ * on it directly turns black or white, whichever reads on that colour.
+ */
+function paintBackground(colour: string): void {
+  const probe = h("span", { attrs: { style: `color: ${colour}` } });
+  document.body.append(probe);
+  const [r, g, b] = (getComputedStyle(probe).color.match(/[\d.]+/g) ?? ["0", "0", "0"]).map(Number);
+  probe.remove();
+  const root = document.documentElement.style;
+  root.setProperty("--bg", colour);
+  root.setProperty("--on-bg", luminance(r, g, b) > 0.18 ? "#1b1f24" : "#ffffff");
+}
+
+/** WCAG relative luminance of an sRGB colour (0 black, 1 white). */
+function luminance(r: number, g: number, b: number): number {
+  const linear = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
 
 const app = document.getElementById("app")!;
 let error = "";
@@ -74,9 +94,10 @@ function messageView(message: Agent["messages"][number]): HTMLElement | null {
 }
 
 const log = h("div", { class: "log", attrs: { role: "log", "aria-label": "Conversation" } });
-const errorLine = h("div", { class: "error", attrs: { role: "alert" } });
+const errorLine = h("div", { class: "error", attrs: { role: "alert" }, hidden: true });
 const stateView = h("pre", { id: "agent-state" });
 const sendButton = h("button", { type: "submit", class: "primary" }, "Send");
+const stopButton = h("button", { type: "button", hidden: true, on: { click: () => agent && core.stopAgent({ agent }) } }, "Stop");
 
 /** The page's frame, built once so that what the user is typing survives the updates. */
 function layout(): void {
@@ -119,7 +140,7 @@ function layout(): void {
           h(
             "div",
             { class: "composer-actions" },
-            h("button", { type: "button", on: { click: () => agent && core.stopAgent({ agent }) } }, "Stop"),
+            stopButton,
             sendButton,
           ),
         ),
@@ -132,8 +153,10 @@ function layout(): void {
 function render(): void {
   fill(log, ...(agent?.messages ?? []).map(messageView));
   errorLine.textContent = error;
+  errorLine.hidden = error === "";
   stateView.textContent = JSON.stringify(agent?.state ?? {}, null, 2);
   sendButton.disabled = running;
+  stopButton.hidden = !running;
   app.dataset.runs = String(runs);
 }
 

@@ -5,7 +5,9 @@ import { DecisionPanel } from "./decision";
 import { DocumentView } from "./document";
 import { fill, h, newId } from "./dom";
 import { RecipeView } from "./recipe";
+import { RunEventsView } from "./run-events";
 import { Session } from "./session";
+import { StateTreeView } from "./state-tree";
 import suggestionsJson from "./suggestions.json?raw";
 import { TasksView } from "./tasks";
 
@@ -108,7 +110,9 @@ function render(session: Session): void {
   );
   const chat = new ChatPanel(session, SUGGESTIONS[session.agentName] ?? []);
   const decision = new DecisionPanel(session);
-  const view = VIEWS[session.agentName]?.(session);
+  // An agent without a card of its own gets its state as a live tree, and the run's events beside it.
+  const card = VIEWS[session.agentName]?.(session);
+  const views = card ? [card] : [...(info?.hasState === false ? [] : [new StateTreeView(session)]), new RunEventsView(session)];
   const demo = agents.model.kind === "scripted-demo";
 
   fill(
@@ -128,17 +132,12 @@ function render(session: Session): void {
       h("a", { href: "copilotkit.html" }, "CopilotKit client"),
     ),
     info && h("p", { class: "agent-description" }, info.description),
-    h(
-      "main",
-      { class: view ? "layout" : "layout single" },
-      chat.root,
-      h("div", { class: "state-column" }, decision.root, view?.root),
-    ),
+    h("main", { class: "layout" }, chat.root, h("div", { class: "state-column" }, decision.root, ...views.map((v) => v.root))),
   );
   const update = () => {
     chat.render();
     decision.render();
-    view?.render();
+    for (const v of views) v.render();
   };
   session.onChange(update);
   update();

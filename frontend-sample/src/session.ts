@@ -2,6 +2,7 @@ import { type AgentSubscriber, type Interrupt, type Message, type ResumeEntry, t
 import { authHeaders } from "./auth";
 import { newId } from "./dom";
 import { ReconnectingAgent } from "./reconnecting-agent";
+import { addEvent, type EventLine } from "./run-events";
 
 /** What GET /threads/{id} answers: the stored thread, ready to go back into a client. */
 interface ThreadView {
@@ -27,6 +28,8 @@ export class Session {
   stopped = false;
   /** A stop request is on its way. */
   stopping = false;
+  /** The events of the latest run (started or joined), as the page was told them. */
+  readonly events: EventLine[] = [];
   /** Whether the thread may have a run going on that this page did not start (see {@link open}). */
   readonly mayBeLive: boolean;
   private readonly rejected: Set<string>;
@@ -51,6 +54,10 @@ export class Session {
     this.agent.subscribe({
       onMessagesChanged: () => this.changed(),
       onStateChanged: () => this.changed(),
+      onEvent: ({ event }) => {
+        addEvent(this.events, event);
+        this.changed();
+      },
     });
   }
 
@@ -184,6 +191,7 @@ export class Session {
     this.error = undefined;
     this.notice = undefined;
     this.stopped = false;
+    this.events.length = 0;
     this.changed();
     try {
       await start();

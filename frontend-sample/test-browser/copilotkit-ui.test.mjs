@@ -37,11 +37,42 @@ test("CopilotKit mode: the recipe's state arrives through CopilotKit, and a relo
     assert.equal((await state(page)).recipe.title, "Tomato Basil Pasta", "and so does the state");
   }));
 
-test("CopilotKit mode: the page's change_background tool runs in the page", TIMEOUT, () =>
+/** The contrast ratio (WCAG) between an element's text colour and the page's background colour. */
+const contrastOnPage = (page, selector) =>
+  page.evaluate((selector) => {
+    const rgb = (css) => css.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => {
+      const l = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * l(r) + 0.7152 * l(g) + 0.0722 * l(b);
+    };
+    const text = lum(rgb(getComputedStyle(document.querySelector(selector)).color));
+    const page = lum(rgb(getComputedStyle(document.documentElement).backgroundColor));
+    return (Math.max(text, page) + 0.05) / (Math.min(text, page) + 0.05);
+  }, selector);
+
+test("CopilotKit mode: the page's change_background tool colours the whole page and its text stays readable", TIMEOUT, () =>
   withPage("copilotkit-tool", async (page) => {
     await open(page, "agent=chat");
     await send(page, "Please change the background to blue");
-    const background = await page.evaluate(() => document.body.style.background);
-    assert.notEqual(background, "", "the tool's handler set the background");
     assert.ok((await page.getByRole("log").innerText()).includes(`Background changed to`));
+    assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), "rgb(0, 0, 255)",
+      "the page's own background, not just the app's box");
+    const contrast = await contrastOnPage(page, ".agent-description");
+    assert.ok(contrast >= 4.5, `the agent's description on the blue page has a contrast of ${contrast.toFixed(2)} (WCAG AA: 4.5)`);
+  }));
+
+test("CopilotKit mode: no error box and no Stop while idle; Stop while a run goes on", TIMEOUT, () =>
+  withPage("copilotkit-idle", async (page) => {
+    await open(page, "agent=chat");
+    assert.equal(await page.getByRole("alert").isVisible(), false, "no empty error box");
+    assert.equal(await page.getByRole("button", { name: "Stop" }).isVisible(), false, "no Stop with nothing to stop");
+
+    await page.getByRole("textbox", { name: "Message" }).fill("Tell me a long story");
+    await page.getByRole("button", { name: "Send" }).click();
+    const stop = page.getByRole("button", { name: "Stop" });
+    await stop.waitFor({ state: "visible" });
+    await stop.click();
+    await page.locator("#app[data-runs='1']").waitFor({ timeout: 30_000 });
+    assert.equal(await stop.isVisible(), false, "Stop goes away when the run has ended");
+    assert.equal(await page.getByRole("alert").isVisible(), false, "a stopped run is no error");
   }));

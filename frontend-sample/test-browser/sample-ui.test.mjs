@@ -29,6 +29,18 @@ async function recordRenders(page, selector) {
 
 const renders = (page) => page.evaluate(() => window.__renders);
 
+/**
+ * Asserts that the element showed at least three distinct texts while the run was going on before its final one,
+ * and that one of them had `partial` but not yet `later`: it filled in live.
+ */
+async function assertFilledInLive(page, what, final, partial, later) {
+  const intermediate = new Set((await renders(page)).filter((r) => r.busy && r.text !== final).map((r) => r.text));
+  assert.ok(intermediate.size >= 3,
+    `expected at least 3 distinct renders of the ${what} before the final one, saw ${intermediate.size}`);
+  assert.ok([...intermediate].some((t) => t.includes(partial) && !t.includes(later)),
+    `a render of the ${what} with ${partial} but not yet ${later}`);
+}
+
 async function threadOnServer(page) {
   const threadId = new URL(page.url()).searchParams.get("thread");
   const response = await fetch(`${SERVER_URL}/threads/${threadId}`);
@@ -54,13 +66,8 @@ test("the recipe card fills in live while the agent writes the recipe", TIMEOUT,
       assert.ok(card.includes(expected), `the card shows ${expected}`);
     }
 
-    const final = card;
-    const intermediate = new Set((await renders(page)).filter((r) => r.busy && r.text !== final).map((r) => r.text));
-    assert.ok(intermediate.size >= 3,
-      `expected at least 3 distinct renders of the card before the final one, saw ${intermediate.size}`);
-    // They grow towards the final card: a render with the title but only part of the ingredients.
-    assert.ok([...intermediate].some((t) => t.includes("Spaghetti") && !t.includes("Parmesan")),
-      "a render with some but not all ingredients");
+    // They grow towards the final card: a render with only part of the ingredients.
+    await assertFilledInLive(page, "card", card, "Spaghetti", "Parmesan");
   }));
 
 test("an ingredient added in the UI goes out as state with the next run and stays", TIMEOUT, () =>
@@ -356,4 +363,43 @@ test("?agent= naming an agent the server does not have says so", TIMEOUT, () =>
     await page.getByRole("link", { name: "recipe" }).click();
     await page.locator("section.chat[data-runs='0']").waitFor();
     assert.equal(await page.getByLabel("Agent", { exact: true }).inputValue(), "recipe");
+  }));
+
+test("a declarative agent's state shows as a tree that fills in while the agent writes it", TIMEOUT, () =>
+  withPage("state-tree", async (page) => {
+    // trip-planner is examples/agents.yaml's: the sample UI has no card for it.
+    await openAgent(page, "trip-planner");
+    assert.ok(await page.locator("#state-view .empty").isVisible(), "a new thread has no state yet, and says so");
+    await recordRenders(page, "#state-view");
+    await send(page, "Plan an itinerary for 3 days in Lisbon");
+
+    assert.equal(await shownError(page), "");
+    const tree = page.locator("#state-view");
+    const final = await tree.innerText();
+    for (const expected of ["itinerary", "destination", '"Lisbon"', '"Castelo de São Jorge"', '"Sintra"', '"Pena Palace"']) {
+      assert.ok(final.includes(expected), `the tree shows ${expected}:\n${final}`);
+    }
+    assert.equal(await tree.locator('[data-path="/itinerary/days/2/title"] .tree-value').innerText(), '"Sintra"');
+
+    await assertFilledInLive(page, "tree", final, "Alfama", "Sintra");
+  }));
+
+test("the chat agent's page shows the run's events and its state beside the conversation", TIMEOUT, () =>
+  withPage("chat-events", async (page) => {
+    await openAgent(page, "chat");
+    await send(page, "What is the weather in Paris?");
+
+    const types = await page.locator("#events-view li").evaluateAll((items) => items.map((li) => li.dataset.type));
+    assert.deepEqual(types.slice(0, 2), ["RUN_STARTED", "TOOL_CALL_START"]);
+    for (const type of ["TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT", "TEXT_MESSAGE_CONTENT"]) {
+      assert.ok(types.includes(type), `the events list shows ${type}: ${types}`);
+    }
+    assert.equal(types.at(-1), "RUN_FINISHED");
+    assert.ok((await page.locator("#events-view").innerText()).includes("get_weather"));
+    assert.ok(await page.locator("#state-view").isVisible(), "the (empty) state is shown too");
+
+    const chat = await page.locator("section.chat").boundingBox();
+    const events = await page.locator("#events-view").boundingBox();
+    assert.ok(events.x >= chat.x + chat.width, "the events stand beside the conversation, not under it");
+    assert.ok(events.width > 400, `the events use the page's other half (${events.width}px wide)`);
   }));

@@ -205,7 +205,7 @@ class CopilotKitThreads {
 
     private static void notSupported(RoutingContext ctx, String what) {
         RequestGate.reject(ctx, new ErrorBody(422, "not_supported", what + " needs CopilotKit's Intelligence platform; "
-                + "this server lists, reads and deletes threads (README: Using it with CopilotKit)"));
+                + "this server lists, reads and deletes threads (docs/copilotkit.md)"));
     }
 
     /** Writes the answer (a body, or an {@link ErrorBody}); a store that did not answer is a 503. */

@@ -73,7 +73,7 @@ public interface StoreConfig {
 
     /** The run event logs ({@link RunEventLog}) in the same store. */
     interface RunLog {
-        /** The most entries one run's log keeps; older ones go first (Redis: about this many, see README). */
+        /** The most entries one run's log keeps; older ones go first (Redis: about this many, see docs/configuration.md). */
         @WithDefault("100000")
         int maxEvents();
 

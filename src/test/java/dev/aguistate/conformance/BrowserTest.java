@@ -28,7 +28,10 @@ class BrowserTest {
     private static final Path SAMPLE = FrontendSample.DIR;
     private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("AGUI_CHROMIUM", "/usr/bin/chromium"));
 
-    /** The scripted demo model with visible pacing, every predicted delta sent, the built UI served at /. */
+    /**
+     * The scripted demo model with visible pacing, every predicted delta sent, the built UI served at /, and the
+     * declarative agents of examples/agents.yaml (the UI has no card of their own for them).
+     */
     public static class PacedDemoWithSampleUi implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -36,7 +39,8 @@ class BrowserTest {
                     "agui.llm.demo.chunk-delay", "10ms",
                     "agui.state.delta-interval", "0ms",
                     "agui.samples.task-step-delay", "150ms",
-                    "agui.sample-ui.dir", SAMPLE.resolve("dist").toString());
+                    "agui.sample-ui.dir", SAMPLE.resolve("dist").toString(),
+                    "agui.agents.file", "examples/agents.yaml");
         }
     }
 

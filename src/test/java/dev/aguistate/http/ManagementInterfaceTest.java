@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * With {@code quarkus.management.enabled=true} (a build-time setting) health, metrics and OpenAPI leave the public
- * port for a management port of their own, as the README recommends for production.
+ * port for a management port of their own, as docs/operations.md recommends for production.
  */
 @QuarkusTest
 @TestProfile(ManagementInterfaceTest.OnAManagementPort.class)

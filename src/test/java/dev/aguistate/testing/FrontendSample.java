@@ -44,9 +44,8 @@ public final class FrontendSample {
     }
 
     /**
-     * Installs the sample's npm packages unless {@code module} is already there. {@code npm install}, not
-     * {@code npm ci}: the lock file can only list the platform packages (rollup's, esbuild's) that the registry
-     * serves here, and {@code npm ci} refuses a lock without the others; the lock still pins every version.
+     * Installs the sample's npm packages unless {@code module} is already there ({@code npm install}, as a newcomer's
+     * first start does; the lock pins every version).
      */
     public static void installIfMissing(String module) throws IOException, InterruptedException {
         if (!Files.isDirectory(DIR.resolve("node_modules").resolve(module))) {

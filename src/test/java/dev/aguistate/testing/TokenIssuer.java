@@ -122,7 +122,7 @@ public final class TokenIssuer {
     /**
      * Returns once the key set was last read at least {@code age} ago: a rotation a server can see. jose4j does not
      * read a key set again within 300 ms of reading it, and smallrye-jwt counts that skipped read as its one forced
-     * refresh per {@code smallrye.jwt.jwks.forced-refresh-interval} (README, "Users and tokens").
+     * refresh per {@code smallrye.jwt.jwks.forced-refresh-interval} (docs/auth.md).
      */
     public void awaitKeySetOlderThan(Duration age) throws InterruptedException {
         long left;
