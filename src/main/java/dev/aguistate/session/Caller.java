@@ -1,12 +1,14 @@
 package dev.aguistate.session;
 
 import dev.aguistate.store.ScopedState;
+import dev.aguistate.store.ThreadKey;
 import java.util.Objects;
 
 /**
  * Who a request comes from, as the server established it from the {@code Authorization} header and nothing else:
- * a user, and the tenant their token names when a tenant claim is configured. Threads, the {@code user:} scope
- * and the {@code app:} scope are keyed by it, so tenants never see each other's threads or shared state.
+ * a user, and the tenant their token names when a tenant claim is configured. Threads (and so their runs), the
+ * {@code user:} scope and the {@code app:} scope are keyed by it, so tenants never see each other's threads or shared
+ * state, and users never each other's threads or runs.
  *
  * @param tenant null when the server partitions nothing by tenant
  */
@@ -26,6 +28,11 @@ public record Caller(String user, String tenant) {
      */
     public String owner() {
         return tenant == null ? user : escapedTenant() + "/" + user;
+    }
+
+    /** The caller's thread of that id: each caller has thread ids of their own. */
+    public ThreadKey thread(String threadId) {
+        return new ThreadKey(owner(), threadId);
     }
 
     /** The scope that holds the {@code app:} keys: one for everyone, or one per tenant. */

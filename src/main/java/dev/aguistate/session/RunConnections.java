@@ -16,7 +16,6 @@ import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.RunRecord;
 import dev.aguistate.store.ScopedState;
-import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadStore;
@@ -58,27 +57,28 @@ public class RunConnections {
 
     private final ThreadStore store;
     private final RunEventLog log;
-    private final StopSignals stops;
+    private final RunClaims claims;
     private final StoreConfig storeConfig;
 
-    RunConnections(ThreadStore store, RunEventLog log, StopSignals stops, StoreConfig storeConfig) {
+    RunConnections(ThreadStore store, RunEventLog log, RunClaims claims, StoreConfig storeConfig) {
         this.store = store;
         this.log = log;
-        this.stops = stops;
+        this.claims = claims;
         this.storeConfig = storeConfig;
     }
 
     /**
-     * The frames a connection to the thread gets.
+     * The frames a connection to the caller's thread gets. Another user's thread or run of the same id is not the
+     * caller's: the caller gets what they would for a thread that does not exist.
      *
-     * @return a failed Uni with {@link SessionRefused} when the thread is another user's or another agent's
+     * @return a failed Uni with {@link SessionRefused} when the thread is another agent's
      */
     public Uni<Multi<byte[]>> connect(Caller caller, AgentDefinition agent, RunAgentInput input,
                                       Optional<Cursor> cursor) {
         String threadId = input.threadId();
-        return store.load(threadId).chain(stored -> {
+        return store.load(caller.thread(threadId)).chain(stored -> {
             ThreadSessions.checkAccess(caller, agent, threadId, stored);
-            return store.claim(threadId).chain(claim -> {
+            return claims.of(caller, threadId).chain(claim -> {
                 if (claim.isPresent()) {
                     return live(caller, agent, stored, claim.get(), cursor);
                 }
@@ -98,19 +98,16 @@ public class RunConnections {
     }
 
     /**
-     * Asks the replica that runs the thread's live run to stop it; with {@code runId}, only if that run is the live
-     * one (a stop meant for a run that ended never stops the next).
+     * Asks the replica that runs the caller's live run on the thread to stop it; with {@code runId}, only if that run
+     * is the live one (a stop meant for a run that ended never stops the next).
      *
      * @return whether a run was live (and so asked); a failed Uni with {@link SessionRefused} when the thread is
-     *         another user's or another agent's
+     *         another agent's
      */
     public Uni<Boolean> stop(Caller caller, AgentDefinition agent, String threadId, Optional<String> runId) {
-        return store.load(threadId).chain(stored -> {
+        return store.load(caller.thread(threadId)).chain(stored -> {
             ThreadSessions.checkAccess(caller, agent, threadId, stored);
-            return store.claim(threadId).map(claim -> claim.filter(
-                            live -> runId.isEmpty() || runId.get().equals(live.runId())))
-                    .chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
-                            : stops.send(claim.get().token()).replaceWith(true));
+            return claims.stop(caller, threadId, runId);
         });
     }
 
@@ -157,7 +154,7 @@ public class RunConnections {
         Multi<LoggedEvent> logged = log.follow(run.token(), after);
         Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
                 .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.threadId())
+                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.thread())
                         .onFailure().recoverWithItem(Optional.empty()))
                 .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
                 .select().first()

@@ -16,6 +16,7 @@ import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import io.smallrye.mutiny.Multi;
@@ -60,15 +61,16 @@ public class ThreadSessions {
      *         the store's failure when it cannot be reached
      */
     public Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input) {
-        return store.load(input.threadId()).onItem().transformToUni(stored -> {
+        ThreadKey thread = caller.thread(input.threadId());
+        return store.load(thread).onItem().transformToUni(stored -> {
             checkAccess(caller, agent, input.threadId(), stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             // The first load only checks access, so that nobody claims a thread that is not theirs. The run starts
             // from a load under the claim: a run that ended between the two loads (a client that stopped a run and
             // at once sent the next message) has changed the thread, and a run started from the first would fail
             // its first commit with thread_conflict.
-            return lock(input.threadId(), input.runId(), deadline).onItem().transformToUni(claim ->
-                    store.load(input.threadId())
+            return lock(thread, input.runId(), deadline).onItem().transformToUni(claim ->
+                    store.load(thread)
                             .onItem().transformToUni(current -> prepare(caller, agent, input, current, claim))
                             .onFailure().call(failure -> store.unlock(claim).onFailure().recoverWithNull()));
         });
@@ -80,7 +82,7 @@ public class ThreadSessions {
         Reconciliation.Result reconciled = reconcile(input, stored);
         return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(caller.owner())),
                         store.loadScope(caller.appScope()))
-                .with((userScope, appScope) -> new ThreadSession(
+                .with((userScope, appScope) -> new ThreadSession(caller,
                         start(caller, agent, input, stored, reconciled, userScope, appScope, lock), lock,
                         keepClaimed(lock)));
     }
@@ -106,16 +108,16 @@ public class ThreadSessions {
     }
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
-    private Uni<RunLock> lock(String threadId, String runId, long deadline) {
-        return store.tryLock(threadId, runId, config.lockTtl()).onItem().transformToUni(lock -> {
+    private Uni<RunLock> lock(ThreadKey thread, String runId, long deadline) {
+        return store.tryLock(thread, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
                 return Uni.createFrom().item(lock.get());
             }
             if (System.nanoTime() >= deadline) {
-                return Uni.createFrom().failure(SessionRefused.busy(threadId));
+                return Uni.createFrom().failure(SessionRefused.busy(thread.threadId()));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
-                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline));
+                    .onItem().transformToUni(retry -> lock(thread, runId, deadline));
         });
     }
 

@@ -126,9 +126,12 @@ public final class SseClient {
     }
 
     /** {@code GET path}, for the non-streaming endpoints. */
-    public HttpResponse<String> get(String path) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build();
-        return exchange(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    public HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return exchange(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** One SSE frame as received: its {@code id:} (null when it has none) and its {@code data:}. */
