@@ -34,8 +34,8 @@ import org.jboss.logging.Logger;
  * connection gets depends on the thread and the client's cursor:
  * <ul>
  *   <li>a live run and a cursor in it: exactly the events after the cursor, then the live ones;</li>
- *   <li>a live run and no cursor (or one the log no longer holds): the join prelude ({@link RunProjection}), then
- *       the live events;</li>
+ *   <li>a live run and no cursor, or one the log does not hold (expired, or beyond the run's events): the join
+ *       prelude ({@link RunProjection}), then the live events;</li>
  *   <li>a cursor in a run that ended and whose log is still kept: the events after it, to the run's end;</li>
  *   <li>a run that the thread names as active but no replica holds (its replica died): the thread as kept, then
  *       {@code RUN_ERROR run_lost};</li>
@@ -115,9 +115,11 @@ public class RunConnections {
                                     Optional<Cursor> cursor) {
         if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
             long after = cursor.get().seq();
-            return log.read(run.token(), after, 1).chain(next -> next.isEmpty() || next.get(0).seq() == after + 1
+            // A cursor counts when the log holds the event it names. One beyond the log names an event that never
+            // comes, and one before what the log keeps has lost what followed: both are unknown, as no cursor is.
+            return log.read(run.token(), after - 1, 1).chain(at -> !at.isEmpty() && at.get(0).seq() == after
                     ? Uni.createFrom().item(tail(run, after))
-                    : joined(caller, agent, stored, run)); // the log no longer holds what follows the cursor
+                    : joined(caller, agent, stored, run));
         }
         return joined(caller, agent, stored, run);
     }

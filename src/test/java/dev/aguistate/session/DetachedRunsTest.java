@@ -1,6 +1,7 @@
 package dev.aguistate.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,6 +108,37 @@ class DetachedRunsTest extends StubbedLlmTestBase {
             assertEquals("RUN_FINISHED", joined.get(joined.size() - 1).get("type").asText());
             assertEquals(FULL_TEXT, text(owner.readToEnd()));
         }
+    }
+
+    @Test
+    void aCursorBeyondTheRunIsAnsweredAsAnUnknownOneWhileItRunsAndOnceItEnded() {
+        enqueueSlowAnswer();
+        RunRequests request = RunRequests.fresh().user("write a long line");
+        String beyond = request.runId() + ":999999";
+        try (SseClient.LiveStream owner = client.open(AGENT, request.json())) {
+            owner.readUntil(e -> e.path("type").asText().equals("TEXT_MESSAGE_CONTENT")
+                    && e.get("delta").asText().equals("w3 "));
+
+            List<JsonNode> joined = assertTimeoutPreemptively(BOUND, () -> {
+                try (SseClient.LiveStream joiner = connect(request, "Last-Event-ID", beyond)) {
+                    return joiner.readToEnd();
+                }
+            }, "the connection follows the run to its end, as a join does");
+
+            EventStreamVerifier.verify(joined, request.threadId(), request.runId());
+            assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT"), joined.subList(0, 2).stream()
+                    .map(e -> e.get("type").asText()).toList(), "the join prelude");
+            assertEquals(FULL_TEXT, text(joined));
+            assertEquals("RUN_FINISHED", joined.get(joined.size() - 1).get("type").asText());
+            owner.readToEnd();
+        }
+        List<JsonNode> restated = assertTimeoutPreemptively(BOUND, () -> {
+            try (SseClient.LiveStream later = connect(request, "Last-Event-ID", beyond)) {
+                return later.readToEnd();
+            }
+        });
+        assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"),
+                restated.stream().map(e -> e.get("type").asText()).toList(), "the run ended: the thread restated");
     }
 
     @Test
