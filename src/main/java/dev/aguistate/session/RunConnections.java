@@ -84,15 +84,15 @@ public class RunConnections {
                 }
                 RunRecord active = stored.map(t -> t.meta().activeRun()).orElse(null);
                 if (active != null) {
-                    return restated(caller, agent, stored, active.runId(), lost());
+                    return restated(caller, agent, threadId, stored, active.runId(), lost());
                 }
                 RunRecord last = stored.map(t -> t.meta().lastRun()).orElse(null);
                 if (last != null && cursor.isPresent() && cursor.get().runId().equals(last.runId())) {
                     return replay(last, cursor.get().seq()).chain(frames -> frames.isPresent()
                             ? Uni.createFrom().item(frames.get())
-                            : restated(caller, agent, stored, input.runId(), null));
+                            : restated(caller, agent, threadId, stored, input.runId(), null));
                 }
-                return restated(caller, agent, stored, input.runId(), null);
+                return restated(caller, agent, threadId, stored, input.runId(), null);
             });
         });
     }
@@ -196,12 +196,13 @@ public class RunConnections {
 
     /**
      * The thread as kept, in a run of its own: {@code RUN_STARTED}, the messages, the state, then
-     * {@code RUN_FINISHED}, or {@code end} when it is given.
+     * {@code RUN_FINISHED}, or {@code end} when it is given. A thread the caller does not have (nobody started it, it
+     * was deleted, it is another user's) is restated empty, under the id the client named: every event carries what
+     * AG-UI requires of it, whatever is stored.
      */
-    private Uni<Multi<byte[]>> restated(Caller caller, AgentDefinition agent, Optional<StoredThread> stored,
-                                        String runId, AgUiEvent end) {
+    private Uni<Multi<byte[]>> restated(Caller caller, AgentDefinition agent, String threadId,
+                                        Optional<StoredThread> stored, String runId, AgUiEvent end) {
         return view(caller, stored).map(state -> {
-            String threadId = stored.map(StoredThread::threadId).orElse(null);
             List<AgUiEvent> events = new ArrayList<>();
             events.add(new AgUiEvent.RunStarted(threadId, runId, null, null));
             events.add(new AgUiEvent.MessagesSnapshot(stored.map(StoredThread::messages).orElse(List.<Message>of())));

@@ -1,5 +1,6 @@
 package dev.aguistate.session;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -219,6 +220,27 @@ class DetachedRunsTest extends StubbedLlmTestBase {
                 events.stream().map(e -> e.get("type").asText()).toList());
         assertEquals(2, events.get(1).get("messages").size());
         assertEquals("Greetings", events.get(2).at("/snapshot/title").asText());
+    }
+
+    @Test
+    void connectingToAThreadNobodyStartedOrOneDeletedRestatesItUnderItsId() {
+        RunRequests unknown = RunRequests.fresh();
+        stub.enqueue(StubResponse.stream().text("Hello.").build());
+        RunRequests deleted = RunRequests.fresh().user("hi");
+        client.run(AGENT, deleted.json());
+        assertEquals(204, given().delete("/threads/" + deleted.threadId()).statusCode());
+
+        for (RunRequests thread : List.of(unknown, deleted)) {
+            List<JsonNode> events;
+            try (SseClient.LiveStream stream = connect(thread)) {
+                events = stream.readToEnd();
+            }
+
+            EventStreamVerifier.verify(events, thread.threadId(), "connect-" + thread.runId());
+            assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"),
+                    events.stream().map(e -> e.get("type").asText()).toList());
+            assertEquals(0, events.get(1).get("messages").size(), "nothing is stored: " + events);
+        }
     }
 
     @Test
