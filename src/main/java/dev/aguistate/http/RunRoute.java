@@ -5,17 +5,15 @@ import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
-import dev.aguistate.run.PredictedDeltas;
 import dev.aguistate.protocol.RunAgentInputReader;
-import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.IdRules;
+import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunRejected;
 import dev.aguistate.session.Caller;
+import dev.aguistate.session.Cursor;
 import dev.aguistate.session.LiveRuns;
 import dev.aguistate.session.RunConnections;
 import dev.aguistate.session.SessionRefused;
-import dev.aguistate.session.ThreadSession;
-import dev.aguistate.session.ThreadSessions;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -53,17 +51,15 @@ public class RunRoute {
     private final LiveRuns runs;
     private final RunConnections connections;
     private final UserResolver users;
-    private final ThreadSessions threads;
     private final HttpConfig config;
     private final Vertx vertx;
 
-    RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, UserResolver users,
-             ThreadSessions threads, HttpConfig config, Vertx vertx) {
+    RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, UserResolver users, HttpConfig config,
+             Vertx vertx) {
         this.agents = agents;
         this.runs = runs;
         this.connections = connections;
         this.users = users;
-        this.threads = threads;
         this.config = config;
         this.vertx = vertx;
     }
@@ -120,8 +116,10 @@ public class RunRoute {
             return;
         }
         RunAgentInput parsed;
+        RunOptions options;
         try {
             parsed = RunAgentInputReader.read(input);
+            options = RunOptions.of(parsed);
         } catch (InvalidRunInput invalid) {
             reject(ctx, invalid.malformedJson()
                     ? new ErrorBody(400, "malformed_json", invalid.getMessage())
@@ -132,8 +130,8 @@ public class RunRoute {
         switch (kind) {
             // The run's span joins the request's trace (an incoming traceparent, through the HTTP server's span),
             // taken here, on the request's context, and handed to the run explicitly: it goes on across threads.
-            case RUN -> start(ctx, caller, agent, parsed, io.opentelemetry.context.Context.current());
-            case CONNECT -> connect(ctx, caller, agent, parsed);
+            case RUN -> start(ctx, caller, agent, parsed, options, io.opentelemetry.context.Context.current());
+            case CONNECT -> connect(ctx, caller, agent, parsed, options);
         }
     }
 
@@ -171,24 +169,20 @@ public class RunRoute {
     }
 
     private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input,
-                       io.opentelemetry.context.Context traceParent) {
-        OnDisconnect onDisconnect;
-        try {
-            onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
-            PredictedDeltas.wanted(input); // refused here, before the stream opens; the run reads it again
-        } catch (IllegalArgumentException invalid) {
-            reject(ctx, new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
-            return;
-        }
+                       RunOptions options, io.opentelemetry.context.Context traceParent) {
         Context context = vertx.getOrCreateContext();
-        threads.open(caller, agent, input).subscribe().with(
-                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect, traceParent)),
+        runs.open(caller, agent, input, options, traceParent).subscribe().with(
+                frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
                 failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
 
-    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
+    /** The client's cursor is the {@code Last-Event-ID} header, else {@code forwardedProps.lastSeenEventId}. */
+    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input,
+                         RunOptions options) {
+        String lastEventId = ctx.request().getHeader("Last-Event-ID");
         Context context = vertx.getOrCreateContext();
-        connections.connect(caller, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
+        connections.connect(caller, agent, input, Cursor.parse(lastEventId != null ? lastEventId
+                        : options.lastSeenEventId()))
                 .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
                         failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
     }
@@ -215,6 +209,9 @@ public class RunRoute {
     }
 
     private static ErrorBody refusal(Throwable failure) {
+        if (failure instanceof RunRejected rejected) {
+            return new ErrorBody(422, rejected.code(), rejected.getMessage());
+        }
         if (failure instanceof SessionRefused refused) {
             return switch (refused.reason()) {
                 case THREAD_NOT_FOUND -> new ErrorBody(404, "thread_not_found", refused.getMessage());
@@ -225,19 +222,6 @@ public class RunRoute {
         }
         LOG.warn("the thread store failed while starting a run", failure);
         return ErrorBody.STORE_UNAVAILABLE;
-    }
-
-    /** Starts a claimed run and streams it to the client that asked for it. */
-    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session,
-                        OnDisconnect onDisconnect, io.opentelemetry.context.Context traceParent) {
-        Multi<byte[]> frames;
-        try {
-            frames = runs.start(agent, session, onDisconnect, traceParent);
-        } catch (RunRejected rejected) {
-            reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
-            return;
-        }
-        write(ctx, context, session.start().input(), frames);
     }
 
     /** Streams the frames to the client that sent {@code input}, shaped for the AG-UI version it speaks. */

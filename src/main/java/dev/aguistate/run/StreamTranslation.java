@@ -40,7 +40,7 @@ final class StreamTranslation {
     private final PredictiveState prediction;
     private final ClientMirror client;
     private final TerminalEvents ending;
-    /** Null when the client predicts from the arguments itself ({@link PredictedDeltas}): no deltas are sent. */
+    /** Null when the client predicts from the arguments itself ({@link RunOptions#predictedStateDeltas}): no deltas are sent. */
     private final DeltaPacing pacing;
 
     private StreamTranslation(RoundKind kind, AgentDefinition agent, PredictiveState prediction, ClientMirror client,

@@ -4,14 +4,17 @@ import io.opentelemetry.context.Context;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.AgentRunner;
 import dev.aguistate.run.RunConfig;
+import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunRejected;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.StopSignals;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,8 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * The runs going on on this replica ({@link LiveRun}), by the key of their claim: where a stop request, sent to
- * every replica, finds the run it names. Each run is bounded by {@code agui.run.max-duration}.
+ * The one way into a run, from any route ({@link #open}), and the runs going on on this replica ({@link LiveRun}), by
+ * the key of their claim: where a stop request, sent to every replica, finds the run it names. Each run is bounded by
+ * {@code agui.run.max-duration}.
  */
 @ApplicationScoped
 public class LiveRuns {
@@ -57,25 +61,35 @@ public class LiveRuns {
     }
 
     /**
-     * Starts the run of a claimed thread. It goes on whatever its client does (within {@code onDisconnect}); the
-     * returned frames are what its starting connection gets, and subscribing to them starts the run.
+     * A run of {@code agent} on the caller's thread, whatever the route: the thread is claimed ({@link ThreadSessions}),
+     * the run made, and the thread given back if the run refuses to start; nothing else is held. The run goes on
+     * whatever its client does (within its {@code onDisconnect}); the returned frames are what its starting
+     * connection gets, and subscribing to them starts it. What a busy thread does (today: the claim waits
+     * {@code agui.store.lock-wait}, then refuses) is decided here, by the request's {@link RunOptions}.
      *
-     * @param requested the request's own {@code onDisconnect}, if it named one
      * @param traceParent the trace the run joins (the request's)
-     * @throws RunRejected (before anything starts) when the client's state is not acceptable; the thread is released
+     * @return a failed Uni, with nothing started or held, with {@link SessionRefused} (the thread is busy or another
+     *         agent's, its messages cannot continue it), {@link RunRejected} (the client's state is not acceptable),
+     *         or the store's failure
      */
-    public Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect requested,
-                               Context traceParent) {
-        OnDisconnect onDisconnect = requested != null ? requested
+    public Uni<Multi<byte[]>> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                   Context traceParent) {
+        return sessions.open(caller, agent, input, options).chain(session -> {
+            try {
+                return Uni.createFrom().item(start(agent, session, options, traceParent));
+            } catch (RunRejected rejected) {
+                return sessions.release(session).chain(released -> Uni.createFrom().<Multi<byte[]>>failure(rejected));
+            }
+        });
+    }
+
+    /** @throws RunRejected (before anything starts) when the client's state is not acceptable */
+    private Multi<byte[]> start(AgentDefinition agent, ThreadSession session, RunOptions options,
+                                Context traceParent) {
+        OnDisconnect onDisconnect = options.onDisconnect() != null ? options.onDisconnect()
                 : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
         LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
-        Multi<AgUiEvent> events;
-        try {
-            events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
-        } catch (RunRejected rejected) {
-            sessions.release(session).subscribe().with(v -> { });
-            throw rejected;
-        }
+        Multi<AgUiEvent> events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
         return live.attachStarter(FollowWindow.of(config), () -> {
             running.put(live.key(), live);
             long limit = vertx.setTimer(config.maxDuration().toMillis(),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.run.RunOptions;
 import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import dev.aguistate.store.RunLock;
@@ -60,7 +61,7 @@ class ThreadClaimTest {
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
-                .getBytes(StandardCharsets.UTF_8))).await().atMost(WAIT);
+                .getBytes(StandardCharsets.UTF_8)), RunOptions.DEFAULTS).await().atMost(WAIT);
         try {
             assertEquals(List.of("u1", "a1"), session.start().storedHistory().stream().map(Message::id).toList(),
                     "the run starts from the thread the stopped run left, not from the load before the claim");
