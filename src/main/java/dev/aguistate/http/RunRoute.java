@@ -173,7 +173,7 @@ public class RunRoute {
         Context context = vertx.getOrCreateContext();
         runs.open(caller, agent, input, options, traceParent).subscribe().with(
                 frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
-                failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+                failure -> context.runOnContext(v -> refuse(ctx, failure)));
     }
 
     /** The client's cursor is the {@code Last-Event-ID} header, else {@code forwardedProps.lastSeenEventId}. */
@@ -184,7 +184,7 @@ public class RunRoute {
         connections.connect(caller, agent, input, Cursor.parse(lastEventId != null ? lastEventId
                         : options.lastSeenEventId()))
                 .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
-                        failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+                        failure -> context.runOnContext(v -> refuse(ctx, failure)));
     }
 
     /**
@@ -204,8 +204,17 @@ public class RunRoute {
                     stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
                             .putHeader("Content-Type", "application/json")
                             .end(answer.body(stopped, threadId))),
-                    failure -> context.runOnContext(v -> reject(ctx, refusal(failure))));
+                    failure -> context.runOnContext(v -> refuse(ctx, failure)));
         }
+    }
+
+    /** Answers why the session refused; a refusal that says when to ask again says it in {@code Retry-After}. */
+    private static void refuse(RoutingContext ctx, Throwable failure) {
+        if (failure instanceof SessionRefused refused) {
+            refused.retryAfter().ifPresent(wait -> ctx.response().putHeader("Retry-After",
+                    Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        }
+        reject(ctx, refusal(failure));
     }
 
     private static ErrorBody refusal(Throwable failure) {
@@ -218,6 +227,9 @@ public class RunRoute {
                 case THREAD_BUSY -> new ErrorBody(409, "thread_busy", refused.getMessage());
                 case THREAD_OF_ANOTHER_AGENT -> new ErrorBody(409, "thread_agent_mismatch", refused.getMessage());
                 case MESSAGES_REFUSED -> new ErrorBody(422, "invalid_messages", refused.getMessage());
+                case TOO_MANY_RUNS -> new ErrorBody(429, "too_many_runs", refused.getMessage());
+                case SERVER_BUSY -> new ErrorBody(429, "server_busy", refused.getMessage());
+                case RATE_LIMITED -> new ErrorBody(429, "rate_limited", refused.getMessage());
             };
         }
         LOG.warn("the thread store failed while starting a run", failure);

@@ -22,6 +22,14 @@ public record Caller(String user, String tenant) {
     }
 
     /**
+     * Whether this is {@link #ANONYMOUS}, everyone at once on a server that identifies nobody; a user that a key or a
+     * token names is never it, whatever their id.
+     */
+    public boolean everyone() {
+        return this == ANONYMOUS;
+    }
+
+    /**
      * The key a thread's owner and the {@code user:} scope are stored under: the user id as it is without a tenant
      * (what the server stored before tenants existed), else {@code <tenant>/<user>} with {@code %} and {@code /}
      * escaped in the tenant, so that two different (tenant, user) pairs never share a key.

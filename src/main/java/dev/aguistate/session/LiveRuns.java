@@ -34,15 +34,17 @@ public class LiveRuns {
 
     private final Map<String, LiveRun> running = new ConcurrentHashMap<>();
     private final AgentRunner runner;
+    private final RunAdmission admission;
     private final ThreadSessions sessions;
     private final RunEventLog log;
     private final StopSignals stops;
     private final RunConfig config;
     private final Vertx vertx;
 
-    LiveRuns(AgentRunner runner, ThreadSessions sessions, RunEventLog log, StopSignals stops, RunConfig config,
-             Vertx vertx) {
+    LiveRuns(AgentRunner runner, RunAdmission admission, ThreadSessions sessions, RunEventLog log, StopSignals stops,
+             RunConfig config, Vertx vertx) {
         this.runner = runner;
+        this.admission = admission;
         this.sessions = sessions;
         this.log = log;
         this.stops = stops;
@@ -61,26 +63,32 @@ public class LiveRuns {
     }
 
     /**
-     * A run of {@code agent} on the caller's thread, whatever the route: the thread is claimed ({@link ThreadSessions}),
-     * the run made, and the thread given back if the run refuses to start; nothing else is held. The run goes on
-     * whatever its client does (within its {@code onDisconnect}); the returned frames are what its starting
-     * connection gets, and subscribing to them starts it. What a busy thread does (today: the claim waits
-     * {@code agui.store.lock-wait}, then refuses) is decided here, by the request's {@link RunOptions}.
+     * A run of {@code agent} on the caller's thread, whatever the route: it is let in ({@link RunAdmission}: the
+     * bounds on runs going on, the rate limit), the thread is claimed ({@link ThreadSessions}), the run made, and
+     * what it held is given back if it is refused; nothing else is held. The run goes on whatever its client does
+     * (within its {@code onDisconnect}); the returned frames are what its starting connection gets, and subscribing
+     * to them starts it. What a busy thread does (today: the claim waits {@code agui.store.lock-wait}, then refuses)
+     * is decided here, by the request's {@link RunOptions}.
      *
      * @param traceParent the trace the run joins (the request's)
-     * @return a failed Uni, with nothing started or held, with {@link SessionRefused} (the thread is busy or another
-     *         agent's, its messages cannot continue it), {@link RunRejected} (the client's state is not acceptable),
-     *         or the store's failure
+     * @return a failed Uni, with nothing started or held, with {@link SessionRefused} (too many runs, the thread is
+     *         busy or another agent's, its messages cannot continue it), {@link RunRejected} (the client's state is
+     *         not acceptable), or the store's failure
      */
     public Uni<Multi<byte[]>> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
                                    Context traceParent) {
+        try {
+            admission.admit(caller);
+        } catch (SessionRefused refused) {
+            return Uni.createFrom().failure(refused);
+        }
         return sessions.open(caller, agent, input, options).chain(session -> {
             try {
                 return Uni.createFrom().item(start(agent, session, options, traceParent));
             } catch (RunRejected rejected) {
                 return sessions.release(session).chain(released -> Uni.createFrom().<Multi<byte[]>>failure(rejected));
             }
-        });
+        }).onFailure().invoke(refused -> admission.left(caller));
     }
 
     /** @throws RunRejected (before anything starts) when the client's state is not acceptable */
@@ -98,9 +106,10 @@ public class LiveRuns {
         });
     }
 
-    /** All the run's events are in its log: the thread is free again, and the log expires in due time. */
+    /** All the run's events are in its log: its place and the thread are free again, the log expires in due time. */
     private void ended(LiveRun run) {
         running.remove(run.key());
+        admission.left(run.session().owner());
         sessions.release(run.session()).subscribe().with(released -> { });
         log.expireAfter(run.key(), config.eventsTtl()).subscribe().with(done -> { }, failure -> LOG.warnf(
                 "threadId=%s runId=%s: setting the expiry of the run's log failed: %s", run.threadId(), run.runId(),
