@@ -11,6 +11,8 @@
 //     20 concurrent runs, abort mid-run followed by a new run, GET /agui/agents, shared state,
 //     and human confirmation: approve and reject through the interrupt / resume round trip
 //     (agent.pendingInterrupts as the client keeps it) and through the confirm_changes tool;
+//   - connect to a thread the caller does not have (nobody started it, it was deleted, it is another user's, even
+//     with a run live on it) restates it empty under its id, which the client accepts;
 //   - GET /agui/{agent}/capabilities fits @ag-ui/core 1.0's AgentCapabilitiesSchema made strict
 //     (an unknown field fails instead of riding along);
 //   - every SSE frame the server sends in the suite, read off the wire before any client
@@ -27,7 +29,9 @@
 //
 // Needs the server running with the scripted demo model (no LLM API key), then:
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:conformance
-// (AGUI_SERVER_URL defaults to http://127.0.0.1:8080.)
+// (AGUI_SERVER_URL defaults to http://127.0.0.1:8080.) Against a server with API keys, AGUI_API_KEY is sent on
+// every request; with AGUI_OTHER_API_KEY, another user's key, the "another user" case runs too (it is skipped
+// otherwise: a server without keys has one user).
 
 import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
@@ -314,8 +318,17 @@ async function emptyStoredMessages() {
   return empty;
 }
 
+const API_KEY = process.env.AGUI_API_KEY;
+const OTHER_API_KEY = process.env.AGUI_OTHER_API_KEY;
+
 const wireFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
+  if (API_KEY) {
+    // the suite's user, on every request that does not name another
+    const headers = new Headers(init?.headers);
+    if (!headers.has("Authorization")) headers.set("Authorization", `Bearer ${API_KEY}`);
+    init = { ...init, headers };
+  }
   const request = typeof init?.body === "string" && init.body.startsWith("{") ? JSON.parse(init.body) : undefined;
   if (typeof request?.threadId === "string") threadsRunOn.add(request.threadId);
   const response = await wireFetch(input, init);
@@ -1041,6 +1054,50 @@ test("join without a cursor: a plain HttpAgent on /connect follows the live run 
     "the joiner ends with what the starter has",
   );
 });
+
+/**
+ * Connects a plain HttpAgent to the thread and checks that what it got is the thread restated empty, as for a thread
+ * nobody started: RUN_STARTED and RUN_FINISHED naming the thread and the connection's run, no messages, a client that
+ * accepts it all quietly. `headers` are the connecting user's.
+ */
+async function assertConnectRestatesNothing(threadId, headers = {}) {
+  const agent = new HttpAgent({ url: `${SERVER_URL}/agui/chat/connect`, threadId, headers });
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+  assert.equal(rec.events[0].threadId, threadId, "RUN_STARTED names the thread");
+  assert.equal(rec.events.at(-1).threadId, threadId, "RUN_FINISHED names the thread");
+  assert.deepEqual(ofType(rec, "MESSAGES_SNAPSHOT").map((e) => e.messages), [[]], "nothing is stored for this user");
+  assert.deepEqual(agent.messages, []);
+}
+
+test("connect to a thread nobody started: the thread restated empty, which the client accepts", TIMEOUT, async () => {
+  await assertConnectRestatesNothing(randomUUID());
+});
+
+test("connect to a deleted thread: restated empty, as one nobody started", TIMEOUT, async () => {
+  const agent = newAgent();
+  addUserMessage(agent, "Hello there");
+  assertCleanRun(await runAndRecord(agent));
+  const deleted = await fetch(`${SERVER_URL}/threads/${agent.threadId}`, { method: "DELETE" });
+  assert.equal(deleted.status, 204);
+
+  await assertConnectRestatesNothing(agent.threadId);
+});
+
+test("connect to another user's live run: restated empty, as a thread nobody started; their stop stops nothing",
+  { ...TIMEOUT, skip: OTHER_API_KEY ? false : "needs a server with two users (AGUI_API_KEY, AGUI_OTHER_API_KEY)" },
+  async () => {
+    const { agent, done } = await startStory();
+    const other = { Authorization: `Bearer ${OTHER_API_KEY}` };
+
+    await assertConnectRestatesNothing(agent.threadId, other);
+    const stop = await fetch(`${SERVER_URL}/agui/chat/stop/${agent.threadId}`, { method: "POST", headers: other });
+    assert.deepEqual(await stop.json(), { stopped: false });
+
+    const rec = await done;
+    assertCleanRun(rec);
+    assert.equal(textMessages(rec).length, 1, "the owner's run told its whole story");
+  });
 
 test("Stop: the run ends RUN_FINISHED cancelled (RUN_ERROR cancelled before 1.0), which the client accepts quietly", TIMEOUT, async () => {
   const { agent, done } = await startStory();

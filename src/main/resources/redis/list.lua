@@ -1,7 +1,7 @@
--- One page of an owner's threads, newest first (the index's order). Index entries whose thread expired, was
--- deleted or now belongs to someone else are dropped on the way, so they neither show nor count for paging.
+-- One page of an owner's threads, newest first (the index's order). Index entries whose thread expired or was
+-- deleted are dropped on the way, so they neither show nor count for paging.
 --
--- KEYS: the owner's index. ARGV: offset, limit, the thread key prefix, the owner.
+-- KEYS: the owner's index. ARGV: offset, limit, the prefix of the owner's thread keys, the owner.
 -- Returns a list of {thread id, agent, version, message count, createdAt, updatedAt}.
 local index = KEYS[1]
 local offset, limit, threadPrefix, owner = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]

@@ -84,7 +84,7 @@ public record ErrorBody(int status, String code, String message) {
             response.close();
             return Future.succeededFuture();
         }
-        if (saysWhenToRetry()) {
+        if (saysWhenToRetry() && !response.headers().contains("Retry-After")) {
             response.putHeader("Retry-After", RETRY_AFTER_SECONDS);
         }
         return response.setStatusCode(status)

@@ -5,6 +5,8 @@ import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.run.RunOptions;
+import dev.aguistate.run.RunRejected;
 import dev.aguistate.session.Caller;
 import dev.aguistate.session.SessionRefused;
 import io.vertx.core.Context;
@@ -86,8 +88,11 @@ public class RequestGate {
         return agents.find(agentName).isPresent() ? Optional.empty() : Optional.of(ErrorBody.unknownAgent(agentName));
     }
 
-    /** The run input the body holds, or empty once the request was answered 400 or 422 naming what is wrong. */
-    public Optional<RunAgentInput> runInput(RoutingContext ctx, byte[] body) {
+    /**
+     * The run input the body holds, with its {@code forwardedProps} options read, or empty once the request was
+     * answered 400 or 422 naming what is wrong.
+     */
+    public Optional<RunRequest> runInput(RoutingContext ctx, byte[] body) {
         return runInput(ctx, () -> RunAgentInputReader.read(body));
     }
 
@@ -95,13 +100,14 @@ public class RequestGate {
      * The run input inside a document read by {@link RunAgentInputReader#readTree}, or empty once the request was
      * answered 422 naming what is wrong.
      */
-    public Optional<RunAgentInput> runInput(RoutingContext ctx, JsonNode input) {
+    public Optional<RunRequest> runInput(RoutingContext ctx, JsonNode input) {
         return runInput(ctx, () -> RunAgentInputReader.read(input));
     }
 
-    private static Optional<RunAgentInput> runInput(RoutingContext ctx, Supplier<RunAgentInput> reading) {
+    private static Optional<RunRequest> runInput(RoutingContext ctx, Supplier<RunAgentInput> reading) {
         try {
-            return Optional.of(reading.get());
+            RunAgentInput input = reading.get();
+            return Optional.of(new RunRequest(input, RunOptions.of(input)));
         } catch (InvalidRunInput invalid) {
             reject(ctx, invalidInput(invalid));
             return Optional.empty();
@@ -115,14 +121,32 @@ public class RequestGate {
                 : new ErrorBody(422, "invalid_run_input", invalid.getMessage());
     }
 
-    /** The answer to a session's refusal; any other failure is the store's, answered 503. */
+    /**
+     * Answers why the session refused or the run was rejected; a refusal that says when to ask again says it in
+     * {@code Retry-After}.
+     */
+    public static void refuse(RoutingContext ctx, Throwable failure) {
+        if (failure instanceof SessionRefused refused) {
+            refused.retryAfter().ifPresent(wait -> ctx.response().putHeader("Retry-After",
+                    Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        }
+        reject(ctx, refusal(failure));
+    }
+
+    /** The answer to a session's refusal or a rejected run; any other failure is the store's, answered 503. */
     public static ErrorBody refusal(Throwable failure) {
+        if (failure instanceof RunRejected rejected) {
+            return new ErrorBody(422, rejected.code(), rejected.getMessage());
+        }
         if (failure instanceof SessionRefused refused) {
             return switch (refused.reason()) {
                 case THREAD_NOT_FOUND -> new ErrorBody(404, "thread_not_found", refused.getMessage());
                 case THREAD_BUSY -> new ErrorBody(409, "thread_busy", refused.getMessage());
                 case THREAD_OF_ANOTHER_AGENT -> new ErrorBody(409, "thread_agent_mismatch", refused.getMessage());
                 case MESSAGES_REFUSED -> new ErrorBody(422, "invalid_messages", refused.getMessage());
+                case TOO_MANY_RUNS -> new ErrorBody(429, "too_many_runs", refused.getMessage());
+                case SERVER_AT_RUN_LIMIT -> new ErrorBody(429, "server_at_run_limit", refused.getMessage());
+                case RATE_LIMITED -> new ErrorBody(429, "rate_limited", refused.getMessage());
             };
         }
         LOG.warn("the thread store failed while starting a run", failure);

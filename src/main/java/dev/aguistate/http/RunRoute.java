@@ -7,15 +7,11 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.protocol.ClientProtocol;
 import dev.aguistate.protocol.RunAgentInput;
-import dev.aguistate.run.PredictedDeltas;
-import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.IdRules;
-import dev.aguistate.run.RunRejected;
 import dev.aguistate.session.Caller;
 import dev.aguistate.session.LiveRuns;
 import dev.aguistate.session.RunConnections;
-import dev.aguistate.session.ThreadSession;
-import dev.aguistate.session.ThreadSessions;
+import dev.aguistate.session.Cursor;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -44,17 +40,15 @@ public class RunRoute implements RunEndpoints {
     private final LiveRuns runs;
     private final RunConnections connections;
     private final RequestGate gate;
-    private final ThreadSessions threads;
     private final HttpConfig config;
     private final Vertx vertx;
 
-    RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, RequestGate gate,
-             ThreadSessions threads, HttpConfig config, Vertx vertx) {
+    RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, RequestGate gate, HttpConfig config,
+             Vertx vertx) {
         this.agents = agents;
         this.runs = runs;
         this.connections = connections;
         this.gate = gate;
-        this.threads = threads;
         this.config = config;
         this.vertx = vertx;
     }
@@ -78,7 +72,7 @@ public class RunRoute implements RunEndpoints {
     @Override
     public void stream(RoutingContext ctx, Stream kind, String agentName) {
         gate.authorized(ctx, caller -> gate.readStreamBody(ctx, agentName, body -> gate.runInput(ctx, body)
-                .ifPresent(input -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), input))));
+                .ifPresent(request -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), request))));
     }
 
     @Override
@@ -89,39 +83,34 @@ public class RunRoute implements RunEndpoints {
             return;
         }
         gate.runInput(ctx, input)
-                .ifPresent(parsed -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), parsed));
+                .ifPresent(request -> stream(ctx, caller, kind, agents.find(agentName).orElseThrow(), request));
     }
 
-    private void stream(RoutingContext ctx, Caller caller, Stream kind, AgentDefinition agent, RunAgentInput input) {
+    private void stream(RoutingContext ctx, Caller caller, Stream kind, AgentDefinition agent, RunRequest request) {
         switch (kind) {
             // The run's span joins the request's trace (an incoming traceparent, through the HTTP server's span),
             // taken here, on the request's context, and handed to the run explicitly: it goes on across threads.
-            case RUN -> start(ctx, caller, agent, input, io.opentelemetry.context.Context.current());
-            case CONNECT -> connect(ctx, caller, agent, input);
+            case RUN -> start(ctx, caller, agent, request, io.opentelemetry.context.Context.current());
+            case CONNECT -> connect(ctx, caller, agent, request);
         }
     }
 
-    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input,
+    private void start(RoutingContext ctx, Caller caller, AgentDefinition agent, RunRequest request,
                        io.opentelemetry.context.Context traceParent) {
-        OnDisconnect onDisconnect;
-        try {
-            onDisconnect = StreamRequests.onDisconnect(input).orElse(null);
-            PredictedDeltas.wanted(input); // refused here, before the stream opens; the run reads it again
-        } catch (IllegalArgumentException invalid) {
-            reject(ctx, new ErrorBody(422, "invalid_run_input", invalid.getMessage()));
-            return;
-        }
         Context context = vertx.getOrCreateContext();
-        threads.open(caller, agent, input).subscribe().with(
-                session -> context.runOnContext(v -> stream(ctx, context, agent, session, onDisconnect, traceParent)),
-                failure -> context.runOnContext(v -> reject(ctx, RequestGate.refusal(failure))));
+        runs.open(caller, agent, request.input(), request.options(), traceParent).subscribe().with(
+                frames -> context.runOnContext(v -> write(ctx, context, request.input(), frames)),
+                failure -> context.runOnContext(v -> RequestGate.refuse(ctx, failure)));
     }
 
-    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunAgentInput input) {
+    /** The client's cursor is the {@code Last-Event-ID} header, else {@code forwardedProps.lastSeenEventId}. */
+    private void connect(RoutingContext ctx, Caller caller, AgentDefinition agent, RunRequest request) {
+        String lastEventId = ctx.request().getHeader("Last-Event-ID");
         Context context = vertx.getOrCreateContext();
-        connections.connect(caller, agent, input, StreamRequests.cursor(ctx.request().getHeader("Last-Event-ID"), input))
-                .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, input, frames)),
-                        failure -> context.runOnContext(v -> reject(ctx, RequestGate.refusal(failure))));
+        connections.connect(caller, agent, request.input(), Cursor.parse(lastEventId != null ? lastEventId
+                        : request.options().lastSeenEventId()))
+                .subscribe().with(frames -> context.runOnContext(v -> write(ctx, context, request.input(), frames)),
+                        failure -> context.runOnContext(v -> RequestGate.refuse(ctx, failure)));
     }
 
     /**
@@ -142,21 +131,8 @@ public class RunRoute implements RunEndpoints {
                     stopped -> context.runOnContext(v -> ctx.response().setStatusCode(200)
                             .putHeader("Content-Type", "application/json")
                             .end(answer.body(stopped, threadId))),
-                    failure -> context.runOnContext(v -> reject(ctx, RequestGate.refusal(failure))));
+                    failure -> context.runOnContext(v -> RequestGate.refuse(ctx, failure)));
         }
-    }
-
-    /** Starts a claimed run and streams it to the client that asked for it. */
-    private void stream(RoutingContext ctx, Context context, AgentDefinition agent, ThreadSession session,
-                        OnDisconnect onDisconnect, io.opentelemetry.context.Context traceParent) {
-        Multi<byte[]> frames;
-        try {
-            frames = runs.start(agent, session, onDisconnect, traceParent);
-        } catch (RunRejected rejected) {
-            reject(ctx, new ErrorBody(422, rejected.code(), rejected.getMessage()));
-            return;
-        }
-        write(ctx, context, session.start().input(), frames);
     }
 
     /** Streams the frames to the client that sent {@code input}, shaped for the AG-UI version it speaks. */

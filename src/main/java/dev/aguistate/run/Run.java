@@ -218,7 +218,7 @@ final class Run {
             roundStartView = state.clientView();
         }
         translation = StreamTranslation.start(kind, agent, roundStartView, client, ending,
-                PredictedDeltas.wanted(input) ? settings.deltaPacing() : null);
+                start.options().predictedStateDeltas() ? settings.deltaPacing() : null);
         return true;
     }
 

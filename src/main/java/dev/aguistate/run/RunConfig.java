@@ -69,6 +69,28 @@ public interface RunConfig {
     @WithDefault("4M")
     MemorySize followWindowBytes();
 
+    /**
+     * The most runs this server process lets go on at once, for all users together; a run counts from its request
+     * until it ended, also when it goes on without its client. Per process: with several replicas, each has its own.
+     */
+    @WithDefault("1000")
+    int maxActive();
+
+    /** The most runs one user (of one tenant) may have going on at once on this server process, counted as above. */
+    @WithDefault("10")
+    int maxActivePerUser();
+
+    /**
+     * The most runs one user may ask for in any {@link #rateLimitWindow()} on this server process, refilled evenly
+     * over the window; unset: no limit.
+     */
+    @WithName("rate-limit.runs-per-user")
+    Optional<Integer> rateLimitRunsPerUser();
+
+    @WithName("rate-limit.window")
+    @WithDefault("1m")
+    Duration rateLimitWindow();
+
     default ContextWindow contextWindow() {
         return new ContextWindow(contextMaxMessages(), contextMaxAge().orElse(null));
     }

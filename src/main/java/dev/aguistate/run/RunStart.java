@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a run starts from: the request, what the server stored of its thread, and the conversation the request's
- * messages make of it.
+ * What a run starts from: the request and its options, what the server stored of its thread, and the conversation
+ * the request's messages make of it.
  *
  * @param storedState   the stored thread state and the user's and everyone's shared scopes (empty layers for a new
  *                      thread); the client's state is laid over it
@@ -23,7 +23,7 @@ import java.util.Map;
  * @param credential    what the request's caller proved themselves with, for tools that act as them; null for an
  *                      anonymous caller. Never stored or logged
  */
-public record RunStart(RunAgentInput input, StateLayers storedState, List<Message> storedHistory,
+public record RunStart(RunAgentInput input, RunOptions options, StateLayers storedState, List<Message> storedHistory,
                        Conversation conversation, Map<String, Instant> messageTimes, ThreadInterrupts interrupts,
                        RunJournal journal, PriorSummary summary, CallerCredential credential) {
 

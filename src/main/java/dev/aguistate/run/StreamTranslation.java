@@ -42,7 +42,7 @@ final class StreamTranslation {
     private final PredictiveState prediction;
     private final ClientMirror client;
     private final TerminalEvents ending;
-    /** Null when the client predicts from the arguments itself ({@link PredictedDeltas}): no deltas are sent. */
+    /** Null when the client predicts from the arguments itself ({@link RunOptions#predictedStateDeltas}): no deltas are sent. */
     private final DeltaPacing pacing;
     /** What the prediction starts from: the state as the client may see it when the round started. */
     private final JsonNode base;

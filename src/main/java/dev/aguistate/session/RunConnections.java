@@ -17,7 +17,6 @@ import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.RunRecord;
 import dev.aguistate.store.ScopedState;
-import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadStore;
@@ -36,8 +35,8 @@ import org.jboss.logging.Logger;
  * connection gets depends on the thread and the client's cursor:
  * <ul>
  *   <li>a live run and a cursor in it: exactly the events after the cursor, then the live ones;</li>
- *   <li>a live run and no cursor (or one the log no longer holds): the join prelude ({@link RunProjection}), then
- *       the live events;</li>
+ *   <li>a live run and no cursor, or one the log does not hold (expired, or beyond the run's events): the join
+ *       prelude ({@link RunProjection}), then the live events;</li>
  *   <li>a cursor in a run that ended and whose log is still kept: the events after it, to the run's end;</li>
  *   <li>a run that the thread names as active but no replica holds (its replica died): the thread as kept, then
  *       {@code RUN_ERROR run_lost};</li>
@@ -59,59 +58,57 @@ public class RunConnections {
 
     private final ThreadStore store;
     private final RunEventLog log;
-    private final StopSignals stops;
+    private final RunClaims claims;
     private final StoreConfig storeConfig;
 
-    RunConnections(ThreadStore store, RunEventLog log, StopSignals stops, StoreConfig storeConfig) {
+    RunConnections(ThreadStore store, RunEventLog log, RunClaims claims, StoreConfig storeConfig) {
         this.store = store;
         this.log = log;
-        this.stops = stops;
+        this.claims = claims;
         this.storeConfig = storeConfig;
     }
 
     /**
-     * The frames a connection to the thread gets.
+     * The frames a connection to the caller's thread gets. Another user's thread or run of the same id is not the
+     * caller's: the caller gets what they would for a thread that does not exist.
      *
-     * @return a failed Uni with {@link SessionRefused} when the thread is another user's or another agent's
+     * @return a failed Uni with {@link SessionRefused} when the thread is another agent's
      */
     public Uni<Multi<byte[]>> connect(Caller caller, AgentDefinition agent, RunAgentInput input,
                                       Optional<Cursor> cursor) {
         String threadId = input.threadId();
-        return store.load(threadId).chain(stored -> {
+        return store.load(caller.thread(threadId)).chain(stored -> {
             ThreadSessions.checkAccess(caller, agent, threadId, stored);
-            return store.claim(threadId).chain(claim -> {
+            return claims.of(caller, threadId).chain(claim -> {
                 if (claim.isPresent()) {
                     return live(caller, agent, stored, claim.get(), cursor);
                 }
                 RunRecord active = stored.map(t -> t.meta().activeRun()).orElse(null);
                 if (active != null) {
-                    return restated(caller, agent, stored, active.runId(), lost());
+                    return restated(caller, agent, threadId, stored, active.runId(), lost());
                 }
                 RunRecord last = stored.map(t -> t.meta().lastRun()).orElse(null);
                 if (last != null && cursor.isPresent() && cursor.get().runId().equals(last.runId())) {
                     return replay(last, cursor.get().seq()).chain(frames -> frames.isPresent()
                             ? Uni.createFrom().item(frames.get())
-                            : restated(caller, agent, stored, input.runId(), null));
+                            : restated(caller, agent, threadId, stored, input.runId(), null));
                 }
-                return restated(caller, agent, stored, input.runId(), null);
+                return restated(caller, agent, threadId, stored, input.runId(), null);
             });
         });
     }
 
     /**
-     * Asks the replica that runs the thread's live run to stop it; with {@code runId}, only if that run is the live
-     * one (a stop meant for a run that ended never stops the next).
+     * Asks the replica that runs the caller's live run on the thread to stop it; with {@code runId}, only if that run
+     * is the live one (a stop meant for a run that ended never stops the next).
      *
      * @return whether a run was live (and so asked); a failed Uni with {@link SessionRefused} when the thread is
-     *         another user's or another agent's
+     *         another agent's
      */
     public Uni<Boolean> stop(Caller caller, AgentDefinition agent, String threadId, Optional<String> runId) {
-        return store.load(threadId).chain(stored -> {
+        return store.load(caller.thread(threadId)).chain(stored -> {
             ThreadSessions.checkAccess(caller, agent, threadId, stored);
-            return store.claim(threadId).map(claim -> claim.filter(
-                            live -> runId.isEmpty() || runId.get().equals(live.runId())))
-                    .chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
-                            : stops.send(claim.get().token()).replaceWith(true));
+            return claims.stop(caller, threadId, runId);
         });
     }
 
@@ -119,9 +116,11 @@ public class RunConnections {
                                     Optional<Cursor> cursor) {
         if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
             long after = cursor.get().seq();
-            return log.read(run.token(), after, 1).chain(next -> next.isEmpty() || next.get(0).seq() == after + 1
+            // A cursor counts when the log holds the event it names. One beyond the log names an event that never
+            // comes, and one before what the log keeps has lost what followed: both are unknown, as no cursor is.
+            return log.read(run.token(), after - 1, 1).chain(at -> !at.isEmpty() && at.get(0).seq() == after
                     ? Uni.createFrom().item(tail(run, after))
-                    : joined(caller, agent, stored, run)); // the log no longer holds what follows the cursor
+                    : joined(caller, agent, stored, run));
         }
         return joined(caller, agent, stored, run);
     }
@@ -158,7 +157,7 @@ public class RunConnections {
         Multi<LoggedEvent> logged = log.follow(run.token(), after);
         Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
                 .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.threadId())
+                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.thread())
                         .onFailure().recoverWithItem(Optional.empty()))
                 .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
                 .select().first()
@@ -198,12 +197,13 @@ public class RunConnections {
 
     /**
      * The thread as kept, in a run of its own: {@code RUN_STARTED}, the messages, the state, then
-     * {@code RUN_FINISHED}, or {@code end} when it is given.
+     * {@code RUN_FINISHED}, or {@code end} when it is given. A thread the caller does not have (nobody started it, it
+     * was deleted, it is another user's) is restated empty, under the id the client named: every event carries what
+     * AG-UI requires of it, whatever is stored.
      */
-    private Uni<Multi<byte[]>> restated(Caller caller, AgentDefinition agent, Optional<StoredThread> stored,
-                                        String runId, AgUiEvent end) {
+    private Uni<Multi<byte[]>> restated(Caller caller, AgentDefinition agent, String threadId,
+                                        Optional<StoredThread> stored, String runId, AgUiEvent end) {
         return view(caller, stored).map(state -> {
-            String threadId = stored.map(StoredThread::threadId).orElse(null);
             List<AgUiEvent> events = new ArrayList<>();
             events.add(new AgUiEvent.RunStarted(threadId, runId, null, null));
             events.add(new AgUiEvent.MessagesSnapshot(stored.map(StoredThread::messages).orElse(List.<Message>of())));

@@ -9,21 +9,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Who may see a thread: only its owner (the same user of the same tenant). To anyone else it does not exist — the same answer as for a missing
- * thread — so thread ids leak nothing.
+ * Who may see a thread: only its owner (the same user of the same tenant). Threads are stored by owner, so another
+ * user's thread of the same id is simply not the caller's: to them it does not exist, and thread ids leak nothing.
+ * The owner is still checked on what the store returns.
  */
 @ApplicationScoped
 public class ThreadAccess {
 
     private final ThreadStore store;
+    private final RunClaims runs;
 
-    ThreadAccess(ThreadStore store) {
+    ThreadAccess(ThreadStore store, RunClaims runs) {
         this.store = store;
+        this.runs = runs;
     }
 
     /** The thread if it exists and {@code caller} may see it. */
     public Uni<Optional<StoredThread>> load(String threadId, Caller caller) {
-        return store.load(threadId).onItem().transform(thread -> thread.filter(t -> visibleTo(t, caller)));
+        return store.load(caller.thread(threadId)).onItem().transform(thread -> thread.filter(t -> visibleTo(t, caller)));
     }
 
     /** The caller's threads, most recently updated first. */
@@ -31,11 +34,16 @@ public class ThreadAccess {
         return store.list(caller.owner(), offset, limit);
     }
 
-    /** Deletes the thread if {@code caller} may see it; false when there was no such thread for them. */
+    /**
+     * Deletes the caller's thread, stopping its live run first: the run ends {@code cancelled} for every connection,
+     * with what it completed kept until the thread goes with it, and cannot write the thread back.
+     *
+     * @return false when there was no such thread for them (a live run of a thread not stored yet is stopped too)
+     */
     public Uni<Boolean> delete(String threadId, Caller caller) {
-        return load(threadId, caller).onItem().transformToUni(thread -> thread.isEmpty()
-                ? Uni.createFrom().item(false)
-                : store.delete(threadId));
+        return runs.stopAndAwait(caller, threadId).chain(() -> load(threadId, caller))
+                .chain(thread -> thread.isEmpty() ? Uni.createFrom().item(false)
+                        : store.delete(caller.thread(threadId)));
     }
 
     /** The one answer to "may this user see this thread". */

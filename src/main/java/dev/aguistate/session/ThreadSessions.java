@@ -1,11 +1,11 @@
 package dev.aguistate.session;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.request.PriorSummary;
+import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunStart;
 import dev.aguistate.summary.Summarizer;
 import dev.aguistate.store.ConversationSummary;
@@ -16,6 +16,7 @@ import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import io.smallrye.mutiny.Multi;
@@ -40,8 +41,6 @@ public class ThreadSessions {
 
     private static final Logger LOG = Logger.getLogger(ThreadSessions.class);
     private static final Duration LOCK_RETRY = Duration.ofMillis(50);
-    /** The {@code forwardedProps} key that drops stored messages from the one it names on (ag-ui #2154). */
-    static final String REWIND_BEFORE = "rewindBeforeMessageId";
 
     private final ThreadStore store;
     private final StoreConfig config;
@@ -54,34 +53,35 @@ public class ThreadSessions {
     }
 
     /**
-     * Claims the thread for a run of {@code agent} by {@code caller}.
+     * Claims the caller's thread for a run of {@code agent}.
      *
-     * @return a failed Uni with {@link SessionRefused} when the thread is another user's or already running, or
-     *         the store's failure when it cannot be reached
+     * @return a failed Uni with {@link SessionRefused} when the thread is already running, another agent's, or its
+     *         messages cannot continue it, or the store's failure when it cannot be reached
      */
-    public Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input) {
-        return store.load(input.threadId()).onItem().transformToUni(stored -> {
+    Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options) {
+        ThreadKey thread = caller.thread(input.threadId());
+        return store.load(thread).onItem().transformToUni(stored -> {
             checkAccess(caller, agent, input.threadId(), stored);
             long deadline = System.nanoTime() + config.lockWait().toNanos();
             // The first load only checks access, so that nobody claims a thread that is not theirs. The run starts
             // from a load under the claim: a run that ended between the two loads (a client that stopped a run and
             // at once sent the next message) has changed the thread, and a run started from the first would fail
             // its first commit with thread_conflict.
-            return lock(input.threadId(), input.runId(), deadline).onItem().transformToUni(claim ->
-                    store.load(input.threadId())
-                            .onItem().transformToUni(current -> prepare(caller, agent, input, current, claim))
+            return lock(thread, input.runId(), deadline).onItem().transformToUni(claim ->
+                    store.load(thread)
+                            .onItem().transformToUni(current -> prepare(caller, agent, input, options, current, claim))
                             .onFailure().call(failure -> store.unlock(claim).onFailure().recoverWithNull()));
         });
     }
 
-    private Uni<ThreadSession> prepare(Caller caller, AgentDefinition agent, RunAgentInput input,
+    private Uni<ThreadSession> prepare(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
                                        Optional<StoredThread> stored, RunLock lock) {
         checkAccess(caller, agent, input.threadId(), stored);
-        Reconciliation.Result reconciled = reconcile(input, stored);
+        Reconciliation.Result reconciled = reconcile(input, options, stored);
         return Uni.combine().all().unis(store.loadScope(ScopedState.userScope(caller.owner())),
                         store.loadScope(caller.appScope()))
-                .with((userScope, appScope) -> new ThreadSession(
-                        start(caller, agent, input, stored, reconciled, userScope, appScope, lock), lock,
+                .with((userScope, appScope) -> new ThreadSession(caller,
+                        start(caller, agent, input, options, stored, reconciled, userScope, appScope, lock), lock,
                         keepClaimed(lock)));
     }
 
@@ -96,7 +96,7 @@ public class ThreadSessions {
     }
 
     /** Gives the thread back, however the run ended. */
-    public Uni<Void> release(ThreadSession session) {
+    Uni<Void> release(ThreadSession session) {
         session.renewal().cancel();
         return store.unlock(session.lock()).onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
             LOG.warnf("threadId=%s: releasing the run's claim failed; it lapses after agui.store.lock-ttl: %s",
@@ -106,16 +106,16 @@ public class ThreadSessions {
     }
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
-    private Uni<RunLock> lock(String threadId, String runId, long deadline) {
-        return store.tryLock(threadId, runId, config.lockTtl()).onItem().transformToUni(lock -> {
+    private Uni<RunLock> lock(ThreadKey thread, String runId, long deadline) {
+        return store.tryLock(thread, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
                 return Uni.createFrom().item(lock.get());
             }
             if (System.nanoTime() >= deadline) {
-                return Uni.createFrom().failure(SessionRefused.busy(threadId));
+                return Uni.createFrom().failure(SessionRefused.busy(thread.threadId()));
             }
             return Uni.createFrom().voidItem().onItem().delayIt().by(LOCK_RETRY)
-                    .onItem().transformToUni(retry -> lock(threadId, runId, deadline));
+                    .onItem().transformToUni(retry -> lock(thread, runId, deadline));
         });
     }
 
@@ -146,15 +146,12 @@ public class ThreadSessions {
      *
      * @throws SessionRefused when they cannot continue the thread
      */
-    private static Reconciliation.Result reconcile(RunAgentInput input, Optional<StoredThread> stored) {
-        JsonNode rewind = input.forwardedProps() == null ? null : input.forwardedProps().get(REWIND_BEFORE);
-        if (rewind != null && !rewind.isTextual()) {
-            throw SessionRefused.messages("forwardedProps." + REWIND_BEFORE + " must be a message id (a string)");
-        }
+    private static Reconciliation.Result reconcile(RunAgentInput input, RunOptions options,
+                                                   Optional<StoredThread> stored) {
         Reconciliation.Result reconciled;
         try {
             reconciled = Reconciliation.of(stored.map(StoredThread::messages).orElse(List.of()), input.messages(),
-                    rewind == null ? null : rewind.textValue());
+                    options.rewindBeforeMessageId());
         } catch (Reconciliation.Refused refused) {
             throw SessionRefused.messages(refused.getMessage());
         }
@@ -165,9 +162,9 @@ public class ThreadSessions {
         return reconciled;
     }
 
-    private RunStart start(Caller caller, AgentDefinition agent, RunAgentInput input, Optional<StoredThread> stored,
-                           Reconciliation.Result reconciled, ScopedState userScope, ScopedState appScope,
-                           RunLock lock) {
+    private RunStart start(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                           Optional<StoredThread> stored, Reconciliation.Result reconciled, ScopedState userScope,
+                           ScopedState appScope, RunLock lock) {
         ThreadMeta meta = stored.map(StoredThread::meta).orElse(ThreadMeta.EMPTY);
         ConversationSummary summary = stored.map(StoredThread::conversationSummary).orElse(null);
         ThreadJournal journal = new ThreadJournal(store, input.threadId(), caller.owner(), agent.name(),
@@ -175,7 +172,7 @@ public class ThreadSessions {
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
                 userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()),
                 committed -> summarizer.committed(agent, committed, summary));
-        return new RunStart(input, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
+        return new RunStart(input, options, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
                 interruptsOf(meta, reconciled.conversation().history()), journal,
                 summary == null ? null : new PriorSummary(summary.text(), summary.throughMessageId()),

@@ -34,6 +34,11 @@ public record StoredThread(String threadId, String owner, String agent, ObjectNo
                 conversationSummary);
     }
 
+    /** What names it in the store: its owner and its id. */
+    public ThreadKey key() {
+        return new ThreadKey(owner, threadId);
+    }
+
     public ThreadSummary summary() {
         return new ThreadSummary(threadId, agent, version, messages.size(), createdAt, updatedAt);
     }

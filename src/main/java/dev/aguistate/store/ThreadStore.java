@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * Where threads and shared scopes live: in memory (one replica) or in Redis or PostgreSQL (several replicas
- * behind a load balancer, any of which may serve any thread).
+ * behind a load balancer, any of which may serve any thread). A thread, its run claim and its summarizing lock are
+ * named by a {@link ThreadKey}, its owner and its id: each owner has thread ids of their own.
  *
  * <p>Every operation is asynchronous and never blocks the caller's thread. Reading a thread refreshes its
  * time to live. An operation fails with a {@link StoreFailure} when the store knows why: {@link VersionConflict},
@@ -17,7 +18,7 @@ import java.util.Optional;
 public interface ThreadStore {
 
     /** The thread, if it exists and has not expired. */
-    Uni<Optional<StoredThread>> load(String threadId);
+    Uni<Optional<StoredThread>> load(ThreadKey thread);
 
     /** A shared scope's state; version 0 and an empty object if it was never stored. */
     Uni<ScopedState> loadScope(String scope);
@@ -32,7 +33,7 @@ public interface ThreadStore {
     Uni<StoredThread> commit(ThreadCommit commit);
 
     /** True if the thread existed. */
-    Uni<Boolean> delete(String threadId);
+    Uni<Boolean> delete(ThreadKey thread);
 
     /** The owner's threads, most recently updated first. */
     Uni<List<ThreadSummary>> list(String owner, int offset, int limit);
@@ -41,10 +42,10 @@ public interface ThreadStore {
      * Claims the thread for the run {@code runId}, across all replicas; empty when another run holds it. The claim
      * lapses after {@code ttl} so that a crashed replica cannot block the thread forever.
      */
-    Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl);
+    Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration ttl);
 
     /** The claim on the thread now, whichever replica holds it: the live run, if any. */
-    Uni<Optional<RunLock>> claim(String threadId);
+    Uni<Optional<RunLock>> claim(ThreadKey thread);
 
     /**
      * Extends a claim that is still held to {@code ttl} from now, so that a run longer than the claim's time to
@@ -62,13 +63,13 @@ public interface ThreadStore {
      *
      * @return false when the thread is gone or its summary is not the expected one
      */
-    Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary);
+    Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary);
 
     /**
      * Takes the right to summarize the thread, across all replicas; empty when another replica summarizes it. It is
      * not the run's claim: runs go on meanwhile. It lapses after {@code ttl}.
      */
-    Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl);
+    Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration ttl);
 
     /** Gives the summarizing right back, unless it lapsed and another replica took it. */
     Uni<Void> unlockSummary(SummaryLock lock);

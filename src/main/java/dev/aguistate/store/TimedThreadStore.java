@@ -25,8 +25,8 @@ public final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<StoredThread>> load(String threadId) {
-        return timed(store.load(threadId));
+    public Uni<Optional<StoredThread>> load(ThreadKey thread) {
+        return timed(store.load(thread));
     }
 
     @Override
@@ -40,8 +40,8 @@ public final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Boolean> delete(String threadId) {
-        return timed(store.delete(threadId));
+    public Uni<Boolean> delete(ThreadKey thread) {
+        return timed(store.delete(thread));
     }
 
     @Override
@@ -50,13 +50,13 @@ public final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl) {
-        return timed(store.tryLock(threadId, runId, ttl));
+    public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration ttl) {
+        return timed(store.tryLock(thread, runId, ttl));
     }
 
     @Override
-    public Uni<Optional<RunLock>> claim(String threadId) {
-        return timed(store.claim(threadId));
+    public Uni<Optional<RunLock>> claim(ThreadKey thread) {
+        return timed(store.claim(thread));
     }
 
     @Override
@@ -70,13 +70,13 @@ public final class TimedThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
-        return timed(store.saveSummary(threadId, previousThrough, summary));
+    public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
+        return timed(store.saveSummary(thread, previousThrough, summary));
     }
 
     @Override
-    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl) {
-        return timed(store.tryLockSummary(threadId, ttl));
+    public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration ttl) {
+        return timed(store.tryLockSummary(thread, ttl));
     }
 
     @Override

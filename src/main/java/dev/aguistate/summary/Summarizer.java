@@ -9,6 +9,7 @@ import dev.aguistate.protocol.Message;
 import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.Uni;
@@ -83,22 +84,22 @@ public class Summarizer {
     public void committed(AgentDefinition agent, StoredThread thread, ConversationSummary known) {
         SummaryPolicy policy = policyFor(agent);
         if (policy.enabled()) {
-            summarize(policy, thread.threadId(), thread.messages(), known).subscribe().with(
+            summarize(policy, thread.key(), thread.messages(), known).subscribe().with(
                     outcome -> LOG.debugf("threadId=%s: summarization %s", thread.threadId(), outcome));
         }
     }
 
     /** One attempt, as {@link #committed} makes it; never fails. */
-    public Uni<Outcome> summarize(SummaryPolicy policy, String threadId, List<Message> messages,
+    public Uni<Outcome> summarize(SummaryPolicy policy, ThreadKey thread, List<Message> messages,
                                   ConversationSummary known) {
         return plan(policy, messages, known)
                 .chain(due -> due.isEmpty() ? Uni.createFrom().item(Outcome.NOT_DUE)
-                        : store.tryLockSummary(threadId, config.timeout().plus(LOCK_SLACK))
+                        : store.tryLockSummary(thread, config.timeout().plus(LOCK_SLACK))
                                 .chain(lock -> lock.isEmpty() ? Uni.createFrom().item(Outcome.BUSY)
                                         : holding(lock.get(), policy)))
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("threadId=%s: summarizing the earlier conversation failed (runs trim it instead): %s",
-                            threadId, failure.toString());
+                            thread.threadId(), failure.toString());
                     return Outcome.FAILED;
                 });
     }
@@ -111,15 +112,15 @@ public class Summarizer {
 
     /** Under the lock: the thread as it is now, then the summary if still due; the lock is given back however it ends. */
     private Uni<Outcome> holding(SummaryLock lock, SummaryPolicy policy) {
-        return store.load(lock.threadId())
+        return store.load(lock.thread())
                 .chain(found -> found.isEmpty() ? Uni.createFrom().item(Outcome.MOVED_ON)
                         : plan(policy, found.get().messages(), found.get().conversationSummary())
                                 .chain(due -> due.isEmpty() ? Uni.createFrom().item(Outcome.NOT_DUE)
-                                        : write(lock.threadId(), policy, due.get())))
+                                        : write(lock.thread(), policy, due.get())))
                 .onTermination().call(() -> store.unlockSummary(lock).onFailure().recoverWithNull());
     }
 
-    private Uni<Outcome> write(String threadId, SummaryPolicy policy, SummaryPlan plan) {
+    private Uni<Outcome> write(ThreadKey thread, SummaryPolicy policy, SummaryPlan plan) {
         ChatRequest.Builder request = ChatRequest.builder()
                 .messages(SummaryPrompt.messages(plan.previousText(), plan.newMessages()))
                 .maxOutputTokens(config.maxTokens());
@@ -131,7 +132,7 @@ public class Summarizer {
                 .ifNoItem().after(config.timeout()).fail()
                 .chain(text -> text.isBlank()
                         ? Uni.createFrom().failure(new IllegalStateException("the model wrote an empty summary"))
-                        : store.saveSummary(threadId, plan.expectedThrough(), new ConversationSummary(text.strip(),
+                        : store.saveSummary(thread, plan.expectedThrough(), new ConversationSummary(text.strip(),
                                 plan.throughMessageId(), plan.coveredMessages(), Instant.now())))
                 .map(saved -> saved ? Outcome.SAVED : Outcome.MOVED_ON);
     }

@@ -8,26 +8,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StoreProfiles;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.restassured.specification.RequestSpecification;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Requests to the CopilotKit endpoints, as users alice and bob, under a base path written with a trailing slash. */
 abstract class CopilotKitRequests extends StubbedLlmTestBase {
 
-    /** A profile's overrides with alice's and bob's API keys and the CopilotKit endpoints at {@link #BASE}. */
-    static Map<String, String> withKeysAndBasePath(Map<String, String> base) {
-        Map<String, String> overrides = new HashMap<>(base);
-        overrides.put("agui.auth.api-keys.alice-key", "alice");
-        overrides.put("agui.auth.api-keys.bob-key", "bob");
-        overrides.put("agui.copilotkit.base-path", BASE + "/");
-        return overrides;
-    }
-
-    static final String BASE = "/api/copilotkit";
+    static final String BASE = StoreProfiles.Users.COPILOTKIT;
     static final String[] ALICE = {"Authorization", "Bearer alice-key"};
     static final String[] JSON_ALICE = {"Content-Type", "application/json", "Authorization", "Bearer alice-key"};
 

@@ -12,7 +12,8 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StoreProfiles;
+import dev.aguistate.testing.UnknownThreads;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
@@ -32,15 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * runs and the single-route envelope, CopilotKit's stop answers. The thread endpoints: {@link CopilotKitThreadsContract}.
  */
 @QuarkusTest
-@TestProfile(CopilotKitRouteTest.Profile.class)
+@TestProfile(StoreProfiles.Users.Memory.class)
 class CopilotKitRouteTest extends CopilotKitRequests {
-
-    public static class Profile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return withKeysAndBasePath(super.getConfigOverrides());
-        }
-    }
 
     @Test
     void infoListsEveryAgentWithItsDescriptionAndCapabilities() {
@@ -205,7 +199,9 @@ class CopilotKitRouteTest extends CopilotKitRequests {
             assertEquals(RunRequests.parse("{\"stopped\":false,\"message\":\"No active run for thread '"
                     + request.threadId() + "'.\"}"), RunRequests.parse(post(stop, "{\"runId\":\"an-older-run\"}",
                     JSON_ALICE).body()), "a stop for another run leaves the live one alone");
-            error(post(stop, "", "Content-Type", "application/json", "Authorization", "Bearer bob-key"), 404, "thread_not_found");
+            UnknownThreads.assertAnsweredAsUnknown("another user's stop", request.threadId(), id -> post(
+                    BASE + "/agent/chat/stop/" + id, "", "Content-Type", "application/json", "Authorization",
+                    "Bearer bob-key"));
 
             HttpResponse<String> stopped = post(stop, "{\"runId\":\"" + request.runId() + "\"}", JSON_ALICE);
             assertEquals(200, stopped.statusCode());

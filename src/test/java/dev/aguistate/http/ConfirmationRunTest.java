@@ -16,6 +16,7 @@ import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TestAgents;
+import dev.aguistate.session.Caller;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadMeta;
@@ -322,7 +323,7 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
     }
 
     private void expireOpenInterrupts(String threadId) {
-        StoredThread thread = store.load(threadId).await().atMost(Duration.ofSeconds(5)).orElseThrow();
+        StoredThread thread = store.load(Caller.ANONYMOUS.thread(threadId)).await().atMost(Duration.ofSeconds(5)).orElseThrow();
         List<Interrupt> expired = thread.meta().openInterrupts().stream()
                 .map(i -> new Interrupt(i.id(), i.reason(), i.message(), i.toolCallId(), i.responseSchema(),
                         Instant.now().minusSeconds(60).toString(), i.metadata()))

@@ -12,6 +12,7 @@ import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TokenIssuer;
+import dev.aguistate.testing.UnknownThreads;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jose4j.jwt.NumericDate;
 import org.junit.jupiter.api.Test;
 
@@ -200,7 +202,7 @@ class JwtAuthTest extends StubbedLlmTestBase {
     }
 
     @Test
-    void anotherUsersOrTenantsThreadIsNotFoundOnEveryEndpoint() {
+    void anotherUserOrTenantHasThreadIdsOfTheirOwnOnEveryEndpoint() {
         TokenIssuer issuer = TokenIssuer.current();
         stub.setDefault(StubResponse.stream().text("noted").build());
         RunRequests alices = RunRequests.fresh().user("my secret plan");
@@ -210,23 +212,39 @@ class JwtAuthTest extends StubbedLlmTestBase {
         others.put("bob of the same tenant", bearer(issuer.token("bob", "acme")));
         others.put("alice of another tenant", bearer(issuer.token("alice", "globex")));
         others.put("the API key's user", "Bearer service-key");
-        // A body that names alice changes nothing: the caller is the token's.
-        RunRequests continuing = RunRequests.of(alices.threadId(), "run-" + UUID.randomUUID()).user("show me");
-        continuing.body().putObject("forwardedProps").put("user", "alice").put("tenant", "acme");
         others.forEach((who, authorization) -> {
-            Map<String, HttpResponse<String>> answers = everyEndpoint(alices.threadId(), continuing.json(),
-                    "Authorization", authorization);
-            for (String endpoint : List.of("run", "connect", "stop", "thread", "messages", "delete")) {
-                HttpResponse<String> answer = answers.get(endpoint);
-                assertEquals(404, answer.statusCode(), who + ": " + endpoint + " answered " + answer.body());
-                assertEquals("thread_not_found", RunRequests.parse(answer.body()).get("code").asText());
-            }
-            assertFalse(answers.get("thread list").body().contains(alices.threadId()), who);
+            // A body that names alice changes nothing: the caller is the token's.
+            Function<String, String> naming = id -> {
+                RunRequests request = RunRequests.of(id, "connect-1");
+                request.body().putObject("forwardedProps").put("user", "alice").put("tenant", "acme");
+                return request.json();
+            };
+            String[] json = {"Content-Type", "application/json", "Accept", "text/event-stream, application/json",
+                    "Authorization", authorization};
+            Map<String, Function<String, HttpResponse<String>>> asks = new LinkedHashMap<>();
+            asks.put("connect", id -> send("POST", "/agui/chat/connect", naming.apply(id), json));
+            asks.put("stop", id -> send("POST", "/agui/chat/stop/" + id, null, json));
+            asks.put("thread", id -> send("GET", "/threads/" + id, null, json));
+            asks.put("messages", id -> send("GET", "/threads/" + id + "/messages", null, json));
+            asks.put("copilotkit connect", id -> send("POST", "/copilotkit/agent/chat/connect", naming.apply(id), json));
+            asks.put("copilotkit stop", id -> send("POST", "/copilotkit/agent/chat/stop/" + id, "{}", json));
+            asks.put("copilotkit messages", id -> send("GET", "/copilotkit/threads/" + id + "/messages", null, json));
+            asks.put("delete", id -> send("DELETE", "/threads/" + id, null, json));
+            asks.forEach((endpoint, ask) -> UnknownThreads.assertAnsweredAsUnknown(who + ": " + endpoint,
+                    alices.threadId(), ask));
+            assertFalse(send("GET", "/threads", null, json).body().contains(alices.threadId()), who);
+
+            SseClient.Stream theirs = run("/agui/chat", RunRequests.of(alices.threadId(), "run-" + UUID.randomUUID())
+                    .user("show me"), authorization);
+            assertEquals(200, theirs.response().statusCode(), who + ": the id is theirs to use too");
+            assertEquals(List.of("show me", "noted"), RunRequests.parse(send("GET", "/threads/" + alices.threadId(),
+                    null, "Authorization", authorization).body()).get("messages").findValuesAsText("content"), who);
         });
         HttpResponse<String> stillThere = send("GET", "/threads/" + alices.threadId(), null,
                 "Authorization", bearer(issuer.token("alice", "acme")));
         assertEquals(200, stillThere.statusCode());
-        assertEquals(2, RunRequests.parse(stillThere.body()).get("messages").size(), "nobody else added to it");
+        assertEquals(List.of("my secret plan", "noted"),
+                RunRequests.parse(stillThere.body()).get("messages").findValuesAsText("content"), "nobody else's in it");
     }
 
     @Test

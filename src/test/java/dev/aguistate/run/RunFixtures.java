@@ -67,7 +67,7 @@ public final class RunFixtures {
     /** A run on a thread the server has not seen: every message of the request is new. */
     static RunStart newThread(RunAgentInput input, RecordingJournal journal) {
         boolean asks = input.messages().stream().anyMatch(m -> m instanceof Message.User || m instanceof Message.Tool);
-        return new RunStart(input, StateLayers.empty(), List.of(),
+        return new RunStart(input, RunOptions.of(input), StateLayers.empty(), List.of(),
                 new Conversation(input.messages(), input.messages(), Conversation.Restatement.NONE, asks), Map.of(), ThreadInterrupts.NONE,
                 journal, null, null);
     }
@@ -77,7 +77,7 @@ public final class RunFixtures {
                                  boolean answer) {
         List<Message> history = new ArrayList<>(stored.messages());
         history.addAll(added);
-        return new RunStart(input, StateLayers.empty().absorb(stored.state()), stored.messages(),
+        return new RunStart(input, RunOptions.of(input), StateLayers.empty().absorb(stored.state()), stored.messages(),
                 new Conversation(history, added, Conversation.Restatement.NONE, answer), Map.of(), stored.interrupts(), stored.journal(), null, null);
     }
 

@@ -1,6 +1,8 @@
 package dev.aguistate.session;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -110,6 +112,37 @@ class DetachedRunsTest extends StubbedLlmTestBase {
     }
 
     @Test
+    void aCursorBeyondTheRunIsAnsweredAsAnUnknownOneWhileItRunsAndOnceItEnded() {
+        enqueueSlowAnswer();
+        RunRequests request = RunRequests.fresh().user("write a long line");
+        String beyond = request.runId() + ":999999";
+        try (SseClient.LiveStream owner = client.open(AGENT, request.json())) {
+            owner.readUntil(e -> e.path("type").asText().equals("TEXT_MESSAGE_CONTENT")
+                    && e.get("delta").asText().equals("w3 "));
+
+            List<JsonNode> joined = assertTimeoutPreemptively(BOUND, () -> {
+                try (SseClient.LiveStream joiner = connect(request, "Last-Event-ID", beyond)) {
+                    return joiner.readToEnd();
+                }
+            }, "the connection follows the run to its end, as a join does");
+
+            EventStreamVerifier.verify(joined, request.threadId(), request.runId());
+            assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT"), joined.subList(0, 2).stream()
+                    .map(e -> e.get("type").asText()).toList(), "the join prelude");
+            assertEquals(FULL_TEXT, text(joined));
+            assertEquals("RUN_FINISHED", joined.get(joined.size() - 1).get("type").asText());
+            owner.readToEnd();
+        }
+        List<JsonNode> restated = assertTimeoutPreemptively(BOUND, () -> {
+            try (SseClient.LiveStream later = connect(request, "Last-Event-ID", beyond)) {
+                return later.readToEnd();
+            }
+        });
+        assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"),
+                restated.stream().map(e -> e.get("type").asText()).toList(), "the run ended: the thread restated");
+    }
+
+    @Test
     void aStoppedRunEndsCancelledForAOneZeroClientAndInRunErrorCancelledForAnOlderOneJoiningIt() {
         stub.enqueue(StubResponse.stream().text("Once", " upon", " a time").stallAfter(2).build());
         RunRequests request = RunRequests.fresh().user("tell a story");
@@ -187,6 +220,27 @@ class DetachedRunsTest extends StubbedLlmTestBase {
                 events.stream().map(e -> e.get("type").asText()).toList());
         assertEquals(2, events.get(1).get("messages").size());
         assertEquals("Greetings", events.get(2).at("/snapshot/title").asText());
+    }
+
+    @Test
+    void connectingToAThreadNobodyStartedOrOneDeletedRestatesItUnderItsId() {
+        RunRequests unknown = RunRequests.fresh();
+        stub.enqueue(StubResponse.stream().text("Hello.").build());
+        RunRequests deleted = RunRequests.fresh().user("hi");
+        client.run(AGENT, deleted.json());
+        assertEquals(204, given().delete("/threads/" + deleted.threadId()).statusCode());
+
+        for (RunRequests thread : List.of(unknown, deleted)) {
+            List<JsonNode> events;
+            try (SseClient.LiveStream stream = connect(thread)) {
+                events = stream.readToEnd();
+            }
+
+            EventStreamVerifier.verify(events, thread.threadId(), "connect-" + thread.runId());
+            assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"),
+                    events.stream().map(e -> e.get("type").asText()).toList());
+            assertEquals(0, events.get(1).get("messages").size(), "nothing is stored: " + events);
+        }
     }
 
     @Test

@@ -10,6 +10,8 @@ import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.run.Conversation;
 import dev.aguistate.run.RunFixtures;
 import dev.aguistate.run.RunStart;
+import dev.aguistate.run.RunOptions;
+import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.store.LoggedEvent;
@@ -36,10 +38,11 @@ class LiveRunTest {
             1 << 20);
 
     private static ThreadSession session() {
-        RunStart start = new RunStart(RunFixtures.input("{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[]}"),
-                StateLayers.empty(), List.of(), new Conversation(List.of(), List.of(),
+        RunAgentInput input = RunFixtures.input("{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[]}");
+        RunStart start = new RunStart(input, RunOptions.of(input), StateLayers.empty(), List.of(), new Conversation(List.of(), List.of(),
                 Conversation.Restatement.NONE, false), Map.of(), ThreadInterrupts.NONE, null, null, null);
-        return new ThreadSession(start, new RunLock("t", "r", "token-1"), () -> { });
+        return new ThreadSession(Caller.ANONYMOUS, start,
+                new RunLock(Caller.ANONYMOUS.thread("t"), "r", "token-1"), () -> { });
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInputReader;
+import dev.aguistate.run.RunOptions;
 import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import dev.aguistate.store.RunLock;
@@ -14,6 +15,7 @@ import dev.aguistate.store.StoreConfigs;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
@@ -59,7 +61,7 @@ class ThreadClaimTest {
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
-                .getBytes(StandardCharsets.UTF_8))).await().atMost(WAIT);
+                .getBytes(StandardCharsets.UTF_8)), RunOptions.DEFAULTS).await().atMost(WAIT);
         try {
             assertEquals(List.of("u1", "a1"), session.start().storedHistory().stream().map(Message::id).toList(),
                     "the run starts from the thread the stopped run left, not from the load before the claim");
@@ -85,8 +87,8 @@ class ThreadClaimTest {
         }
 
         @Override
-        public Uni<Optional<StoredThread>> load(String threadId) {
-            return store.load(threadId).invoke(loaded -> {
+        public Uni<Optional<StoredThread>> load(ThreadKey thread) {
+            return store.load(thread).invoke(loaded -> {
                 Runnable ending = afterFirstLoad;
                 afterFirstLoad = null;
                 if (ending != null) {
@@ -106,8 +108,8 @@ class ThreadClaimTest {
         }
 
         @Override
-        public Uni<Boolean> delete(String threadId) {
-            return store.delete(threadId);
+        public Uni<Boolean> delete(ThreadKey thread) {
+            return store.delete(thread);
         }
 
         @Override
@@ -116,13 +118,13 @@ class ThreadClaimTest {
         }
 
         @Override
-        public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration ttl) {
-            return store.tryLock(threadId, runId, ttl);
+        public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration ttl) {
+            return store.tryLock(thread, runId, ttl);
         }
 
         @Override
-        public Uni<Optional<RunLock>> claim(String threadId) {
-            return store.claim(threadId);
+        public Uni<Optional<RunLock>> claim(ThreadKey thread) {
+            return store.claim(thread);
         }
 
         @Override
@@ -136,13 +138,13 @@ class ThreadClaimTest {
         }
 
         @Override
-        public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
-            return store.saveSummary(threadId, previousThrough, summary);
+        public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
+            return store.saveSummary(thread, previousThrough, summary);
         }
 
         @Override
-        public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration ttl) {
-            return store.tryLockSummary(threadId, ttl);
+        public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration ttl) {
+            return store.tryLockSummary(thread, ttl);
         }
 
         @Override

@@ -29,7 +29,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     @Test
     void anotherReplicaSeesTheThreadAndLosesARaceForIt() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, json("{\"v\":1}"), List.of()), 0);
         ThreadStore other = replica(Duration.ofHours(1));
 
@@ -42,7 +42,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     @Test
     void ofCommitsInFlightAtOnceOnTwoReplicasExactlyOneWinsWithItsScope() {
-        String id = newId();
+        ThreadKey id = newId();
         String scope = ScopedState.userScope(thread(id, json("{}"), List.of()).owner());
         commit(thread(id, json("{}"), List.of()), 0);
         ThreadStore other = replica(Duration.ofHours(1));
@@ -64,7 +64,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     @Test
     void anotherReplicaCannotSummarizeAThreadThatOneSummarizesUntilItsLockLapses() {
-        String id = newId();
+        ThreadKey id = newId();
         ThreadStore other = replica(Duration.ofHours(1));
         SummaryLock held = store().tryLockSummary(id, SHORT_TTL).await().atMost(WAIT).orElseThrow();
 
@@ -84,18 +84,18 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
         Instant readUntil = Instant.now().plus(SHORT_TTL.multipliedBy(2));
         while (Instant.now().isBefore(readUntil)) {
-            assertTrue(shortLived.load(thread.threadId()).await().atMost(WAIT).isPresent(), "each read renews the TTL");
+            assertTrue(shortLived.load(thread.key()).await().atMost(WAIT).isPresent(), "each read renews the TTL");
             pause(READ_EVERY);
         }
 
         // Listing does not renew the TTL, so it can watch the thread go.
         awaitUntil(() -> shortLived.list(thread.owner(), 0, 10).await().atMost(WAIT).isEmpty(), "the thread expires");
-        assertTrue(shortLived.load(thread.threadId()).await().atMost(WAIT).isEmpty());
+        assertTrue(shortLived.load(thread.key()).await().atMost(WAIT).isEmpty());
     }
 
     @Test
     void aLapsedClaimCanBeTaken() {
-        String id = newId();
+        ThreadKey id = newId();
         store().tryLock(id, "run-1", Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
         assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "still held");
 
@@ -105,7 +105,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     @Test
     void aRenewedClaimOutlivesItsFirstTimeToLive() {
-        String id = newId();
+        ThreadKey id = newId();
         Instant firstTtlOver = Instant.now().plusMillis(600);
         RunLock lock = store().tryLock(id, "run-1", Duration.ofMillis(300)).await().atMost(WAIT).orElseThrow();
         assertTrue(store().renew(lock, Duration.ofMinutes(1)).await().atMost(WAIT));

@@ -79,7 +79,7 @@ public abstract class StoreOutageContract {
 
     @Test
     void everyCallToAStalledStoreFailsWithStoreUnavailable() {
-        String id = newId();
+        ThreadKey id = newId();
         StoredThread stored = commit(thread(id, "{\"v\":1}"), 0);
         RunLock lock = store.tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(BOUND).orElseThrow();
 
@@ -94,7 +94,7 @@ public abstract class StoreOutageContract {
 
     @Test
     void aStoreWhoseServerAnswersAgainServesAgain() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, "{\"v\":1}"), 0);
         proxy.stall();
         assertInstanceOf(StoreUnavailable.class, failureOf(store.load(id)));
@@ -106,7 +106,7 @@ public abstract class StoreOutageContract {
 
     @Test
     void aCommitThatTimedOutAndNeverReachedTheServerWroteNothing() {
-        String id = newId();
+        ThreadKey id = newId();
         String scope = timeOutACommit(id);
 
         proxy.cut(); // what the stall held is lost
@@ -121,7 +121,7 @@ public abstract class StoreOutageContract {
 
     @Test
     void aCallWhoseConnectionIsCutFailsWithStoreUnavailableAndLaterCallsReconnect() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, "{\"v\":1}"), 0);
         proxy.stall();
         Uni<?> inFlight = store.load(id).memoize().indefinitely();
@@ -140,7 +140,7 @@ public abstract class StoreOutageContract {
      *
      * @return the scope
      */
-    protected String timeOutACommit(String id) {
+    protected String timeOutACommit(ThreadKey id) {
         String scope = ScopedState.userScope(owner);
         commit(thread(id, "{\"v\":1}"), 0);
         proxy.stall();
@@ -177,13 +177,13 @@ public abstract class StoreOutageContract {
         return store.commit(new ThreadCommit(thread, expectedVersion, List.of())).await().atMost(BOUND);
     }
 
-    protected StoredThread thread(String id, String state) {
-        return new StoredThread(id, owner, "agent-x", json(state), List.of(), ThreadMeta.EMPTY, 0, Instant.EPOCH,
+    protected StoredThread thread(ThreadKey id, String state) {
+        return new StoredThread(id.threadId(), id.owner(), "agent-x", json(state), List.of(), ThreadMeta.EMPTY, 0, Instant.EPOCH,
                 Instant.EPOCH);
     }
 
-    protected static String newId() {
-        return "thread-" + UUID.randomUUID();
+    protected ThreadKey newId() {
+        return new ThreadKey(owner, "thread-" + UUID.randomUUID());
     }
 
     protected static ObjectNode json(String text) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,7 +43,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void anUnknownThreadIsAbsent() {
-        assertTrue(store().load("nope-" + UUID.randomUUID()).await().atMost(WAIT).isEmpty());
+        assertTrue(store().load(newId()).await().atMost(WAIT).isEmpty());
     }
 
     @Test
@@ -57,7 +58,7 @@ public abstract class ThreadStoreContract {
 
         assertEquals(1, stored.version());
         assertEquals(stored.createdAt(), stored.updatedAt());
-        StoredThread loaded = store().load(thread.threadId()).await().atMost(WAIT).orElseThrow();
+        StoredThread loaded = store().load(thread.key()).await().atMost(WAIT).orElseThrow();
         assertEquals(thread.state(), loaded.state(), "nulls and nesting survive");
         assertEquals(thread.messages(), loaded.messages(), "all roles and multimodal content survive");
         assertEquals(owner, loaded.owner());
@@ -67,7 +68,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void aCommitFromAStaleVersionFailsAndWritesNothing() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, json("{\"v\":1}"), List.of()), 0);
         StoredThread second = commit(thread(id, json("{\"v\":2}"), List.of()), 1);
         assertEquals(2, second.version());
@@ -85,7 +86,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void ofConcurrentCommitsFromOneVersionExactlyOneWins() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, json("{}"), List.of()), 0);
         List<CompletableFuture<Boolean>> racers = IntStream.range(0, 8).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
             try {
@@ -109,7 +110,7 @@ public abstract class ThreadStoreContract {
         assertEquals(0, empty.version());
         assertEquals(json("{}"), empty.state());
 
-        String id = newId();
+        ThreadKey id = newId();
         store().commit(new ThreadCommit(thread(id, json("{}"), List.of()), 0,
                 List.of(new ThreadCommit.ScopeWrite(scope, json("{\"user:lang\":\"fr\"}"), 0)))).await().atMost(WAIT);
         assertEquals(1, store().loadScope(scope).await().atMost(WAIT).version());
@@ -126,7 +127,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void aThreadIsStoredUpToTheSizeLimitInUtf8BytesAndALargerOneIsRefusedWritingNothing() {
-        String id = newId();
+        ThreadKey id = newId();
         // 'é' takes two bytes in UTF-8: 0.4 of the limit in characters is 0.8 of it in bytes, 0.6 is 1.2
         StoredThread fits = thread(id, text("é".repeat(MAX_THREAD_BYTES * 4 / 10)), List.of());
         commit(fits, 0);
@@ -145,7 +146,7 @@ public abstract class ThreadStoreContract {
     @Test
     void aScopeOverTheSizeLimitFailsTheWholeCommit() {
         String scope = ScopedState.userScope(owner);
-        String id = newId();
+        ThreadKey id = newId();
 
         Throwable tooLarge = failureOf(() -> store().commit(new ThreadCommit(thread(id, json("{}"), List.of()), 0,
                 List.of(new ThreadCommit.ScopeWrite(scope, text("x".repeat(MAX_THREAD_BYTES)), 0))))
@@ -158,7 +159,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void deleteRemovesTheThread() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, json("{}"), List.of()), 0);
 
         assertTrue(store().delete(id).await().atMost(WAIT));
@@ -180,18 +181,18 @@ public abstract class ThreadStoreContract {
 
         commit(withMeta, 0);
 
-        assertEquals(meta, store().load(thread.threadId()).await().atMost(WAIT).orElseThrow().meta());
+        assertEquals(meta, store().load(thread.key()).await().atMost(WAIT).orElseThrow().meta());
     }
 
     @Test
     void listingShowsOnlyTheOwnersThreadsNewestFirstInPages() {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            String id = newId();
-            ids.add(0, id);
+            ThreadKey id = newId();
+            ids.add(0, id.threadId());
             commit(thread(id, json("{}"), List.of()), 0);
         }
-        StoredThread someoneElses = new StoredThread(newId(), "other-" + UUID.randomUUID(), "agent-x", json("{}"),
+        StoredThread someoneElses = new StoredThread(newId().threadId(), "other-" + UUID.randomUUID(), "agent-x", json("{}"),
                 List.of(), ThreadMeta.EMPTY, 0, Instant.EPOCH, Instant.EPOCH);
         store().commit(new ThreadCommit(someoneElses, 0, List.of())).await().atMost(WAIT);
 
@@ -208,8 +209,56 @@ public abstract class ThreadStoreContract {
     }
 
     @Test
+    void theSameThreadIdIsAnotherThreadForAnotherOwner() {
+        ThreadKey alices = newId();
+        ThreadKey bobs = new ThreadKey("other-" + UUID.randomUUID(), alices.threadId());
+        commit(thread(alices, json("{\"v\":\"alice\"}"), List.of(new Message.User("u1", "secret"))), 0);
+
+        assertTrue(store().load(bobs).await().atMost(WAIT).isEmpty(), "another owner's id tells nothing");
+        assertFalse(store().delete(bobs).await().atMost(WAIT), "nor can it be deleted by them");
+        StoredThread bobsThread = commit(thread(bobs, json("{\"v\":\"bob\"}"), List.of()), 0);
+
+        assertEquals(1, bobsThread.version(), "the id is free for them: no conflict with the other owner's");
+        assertEquals(json("{\"v\":\"alice\"}"), store().load(alices).await().atMost(WAIT).orElseThrow().state());
+        assertEquals(json("{\"v\":\"bob\"}"), store().load(bobs).await().atMost(WAIT).orElseThrow().state());
+        assertEquals(List.of(alices.threadId()), store().list(bobs.owner(), 0, 10).await().atMost(WAIT).stream()
+                .map(ThreadSummary::threadId).toList());
+        assertTrue(store().delete(bobs).await().atMost(WAIT));
+        assertEquals(1, store().load(alices).await().atMost(WAIT).orElseThrow().version(), "the owner's stays");
+    }
+
+    @Test
+    void aClaimAndASummaryLockAreTheOwnersOfTheThreadOnly() {
+        ThreadKey alices = newId();
+        ThreadKey bobs = new ThreadKey("other-" + UUID.randomUUID(), alices.threadId());
+        RunLock alicesRun = store().tryLock(alices, "run-a", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+
+        assertTrue(store().claim(bobs).await().atMost(WAIT).isEmpty(), "another owner sees no run on their thread");
+        RunLock bobsRun = store().tryLock(bobs, "run-b", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+        assertEquals(Optional.of(alicesRun), store().claim(alices).await().atMost(WAIT));
+        assertEquals(Optional.of(bobsRun), store().claim(bobs).await().atMost(WAIT));
+        assertEquals(alices.owner(), store().claim(alices).await().atMost(WAIT).orElseThrow().owner(),
+                "a claim names whose run it is");
+        store().unlock(new RunLock(bobs, "run-a", alicesRun.token())).await().atMost(WAIT);
+        assertEquals(Optional.of(alicesRun), store().claim(alices).await().atMost(WAIT),
+                "a token used on another owner's thread releases nothing");
+
+        SummaryLock summarizing = store().tryLockSummary(alices, Duration.ofMinutes(1)).await().atMost(WAIT)
+                .orElseThrow();
+        assertTrue(store().tryLockSummary(bobs, Duration.ofMinutes(1)).await().atMost(WAIT).isPresent());
+        assertTrue(store().tryLockSummary(alices, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty());
+        commit(thread(alices, json("{}"), List.of(new Message.User("u1", "hi"))), 0);
+        assertFalse(store().saveSummary(bobs, null, new ConversationSummary("stolen", "u1", 1, Instant.now()))
+                .await().atMost(WAIT), "no summary for a thread the owner does not have");
+        assertNull(store().load(alices).await().atMost(WAIT).orElseThrow().conversationSummary());
+        store().unlockSummary(summarizing).await().atMost(WAIT);
+        store().unlock(alicesRun).await().atMost(WAIT);
+        store().unlock(bobsRun).await().atMost(WAIT);
+    }
+
+    @Test
     void oneRunAtATimeHoldsAThread() {
-        String id = newId();
+        ThreadKey id = newId();
         Optional<RunLock> first = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT);
         assertTrue(first.isPresent());
         assertTrue(store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty(), "a second run is refused");
@@ -226,7 +275,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void onlyTheHolderRenewsAClaimAndOnlyWhileItHoldsIt() {
-        String id = newId();
+        ThreadKey id = newId();
         RunLock held = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
 
         assertTrue(store().renew(held, Duration.ofMinutes(1)).await().atMost(WAIT));
@@ -238,7 +287,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void anyoneCanSeeWhichRunHoldsAThread() {
-        String id = newId();
+        ThreadKey id = newId();
         assertTrue(store().claim(id).await().atMost(WAIT).isEmpty(), "no run yet");
         RunLock held = store().tryLock(id, "run 7: the second", Duration.ofMinutes(1)).await().atMost(WAIT)
                 .orElseThrow();
@@ -250,7 +299,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void aSummaryIsSavedBesideTheThreadOnlyOverTheExpectedOneAndOutlivesCommits() {
-        String id = newId();
+        ThreadKey id = newId();
         List<Message> messages = List.of(new Message.User("u1", "Plan a trip"), new Message.Assistant("a1", "Where to?", null),
                 new Message.User("u2", "Lisbon"));
         commit(thread(id, json("{}"), messages), 0);
@@ -277,7 +326,7 @@ public abstract class ThreadStoreContract {
 
     @Test
     void oneSummarizerAtATimeAndApartFromTheRunClaim() {
-        String id = newId();
+        ThreadKey id = newId();
         RunLock run = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
         SummaryLock held = store().tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
 
@@ -292,17 +341,18 @@ public abstract class ThreadStoreContract {
         assertEquals(Optional.of(run), store().claim(id).await().atMost(WAIT));
     }
 
-    protected StoredThread thread(String id, ObjectNode state, List<Message> messages) {
-        return new StoredThread(id, owner, "agent-x", state, messages, ThreadMeta.EMPTY, 0, Instant.EPOCH,
-                Instant.EPOCH);
+    protected StoredThread thread(ThreadKey id, ObjectNode state, List<Message> messages) {
+        return new StoredThread(id.threadId(), id.owner(), "agent-x", state, messages, ThreadMeta.EMPTY, 0,
+                Instant.EPOCH, Instant.EPOCH);
     }
 
     protected StoredThread commit(StoredThread thread, long expectedVersion) {
         return store().commit(new ThreadCommit(thread, expectedVersion, List.of())).await().atMost(WAIT);
     }
 
-    protected static String newId() {
-        return "thread-" + UUID.randomUUID();
+    /** A thread of this test's owner that is not stored yet. */
+    protected ThreadKey newId() {
+        return new ThreadKey(owner, "thread-" + UUID.randomUUID());
     }
 
     /** A state of one string, {@code {"text": value}}. */

@@ -12,6 +12,7 @@ import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TestAgents;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import jakarta.inject.Inject;
@@ -65,13 +66,14 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
     void whileOneReplicaSummarizesAThreadTheOtherDoesNotAskTheModel() {
         String threadId = "thread-" + UUID.randomUUID();
         List<Message> messages = twentyMessagesStored(threadId);
+        ThreadKey thread = new ThreadKey("anonymous", threadId);
         Summarizer other = new Summarizer(otherReplicasStore(), model, config, estimator);
         stub.answerWhen(SUMMARIZER, StubResponse.stream().text("cut off").stallAfter(1).build());
 
-        CompletableFuture<Summarizer.Outcome> first = summarizer.summarize(TestAgents.SUMMARIZING, threadId, messages,
+        CompletableFuture<Summarizer.Outcome> first = summarizer.summarize(TestAgents.SUMMARIZING, thread, messages,
                 null).subscribeAsCompletionStage();
         stub.awaitRequests(1, WAIT);
-        Summarizer.Outcome second = other.summarize(TestAgents.SUMMARIZING, threadId, messages, null)
+        Summarizer.Outcome second = other.summarize(TestAgents.SUMMARIZING, thread, messages, null)
                 .await().atMost(WAIT);
 
         assertEquals(Summarizer.Outcome.BUSY, second);
@@ -79,11 +81,11 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
         assertEquals(Summarizer.Outcome.FAILED, first.join(), "the stalled call ends at the idle timeout");
 
         stub.answerWhen(SUMMARIZER, StubResponse.stream().text("Ten questions were answered.").build());
-        assertEquals(Summarizer.Outcome.SAVED, other.summarize(TestAgents.SUMMARIZING, threadId, messages, null)
+        assertEquals(Summarizer.Outcome.SAVED, other.summarize(TestAgents.SUMMARIZING, thread, messages, null)
                 .await().atMost(WAIT), "the lock is free once the first replica gave up");
         assertEquals("Ten questions were answered.",
-                store.load(threadId).await().atMost(WAIT).orElseThrow().conversationSummary().text());
-        assertEquals(Summarizer.Outcome.NOT_DUE, summarizer.summarize(TestAgents.SUMMARIZING, threadId, messages,
+                store.load(thread).await().atMost(WAIT).orElseThrow().conversationSummary().text());
+        assertEquals(Summarizer.Outcome.NOT_DUE, summarizer.summarize(TestAgents.SUMMARIZING, thread, messages,
                 null).await().atMost(WAIT), "a replica that saw the thread before the summary reads it again first");
         assertEquals(2, stub.requests().size());
     }

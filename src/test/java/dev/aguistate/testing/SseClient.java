@@ -126,11 +126,10 @@ public final class SseClient {
     }
 
     /** {@code GET path}, for the non-streaming endpoints. */
-    /** A GET; {@code headers} are name, value pairs. */
     public HttpResponse<String> get(String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+        if (headers.length > 0) {
+            request.headers(headers);
         }
         return exchange(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }

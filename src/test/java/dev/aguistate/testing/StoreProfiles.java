@@ -40,6 +40,49 @@ public final class StoreProfiles {
         }
     }
 
+    /**
+     * The profiles above with two users, alice and bob (API keys {@code alice-key} and {@code bob-key}), and
+     * CopilotKit's endpoints under {@link #COPILOTKIT} (configured with a trailing slash, which the server drops).
+     */
+    public static final class Users {
+
+        public static final String COPILOTKIT = "/api/copilotkit";
+
+        private Users() {}
+
+        public static class Memory extends StoreProfiles.Memory {
+            @Override
+            public Map<String, String> getConfigOverrides() {
+                return withUsers(super.getConfigOverrides());
+            }
+        }
+
+        public static class Redis extends StoreProfiles.Redis {
+            @Override
+            public Map<String, String> getConfigOverrides() {
+                return withUsers(super.getConfigOverrides());
+            }
+        }
+
+        /** A store call may take up to 30 s: a test holds a thread's row lock while it asks the server. */
+        public static class Postgres extends StoreProfiles.Postgres {
+            @Override
+            public Map<String, String> getConfigOverrides() {
+                Map<String, String> overrides = withUsers(super.getConfigOverrides());
+                overrides.put("agui.store.timeout", "30s");
+                return overrides;
+            }
+        }
+
+        private static Map<String, String> withUsers(Map<String, String> base) {
+            Map<String, String> overrides = new HashMap<>(base);
+            overrides.put("agui.auth.api-keys.alice-key", "alice");
+            overrides.put("agui.auth.api-keys.bob-key", "bob");
+            overrides.put("agui.copilotkit.base-path", COPILOTKIT + "/");
+            return overrides;
+        }
+    }
+
     private static Map<String, String> with(Map<String, String> base, String kind, String urlKey, String url) {
         Map<String, String> overrides = new HashMap<>(base);
         overrides.put("agui.store.kind", kind);

@@ -8,6 +8,7 @@ import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.VersionConflict;
@@ -82,13 +83,13 @@ public final class InMemoryThreadStore implements ThreadStore {
     private final long maxBytes;
     private final long maxThreadBytes;
     /** In access order, so the first entry is the least recently used. */
-    private final LinkedHashMap<String, Held> threads = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<ThreadKey, Held> threads = new LinkedHashMap<>(16, 0.75f, true);
     /** The same entries by owner, newest first: what a listing reads. */
     private final Map<String, TreeMap<ThreadSummary, Held>> byOwner = new HashMap<>();
     private long heldBytes;
     private final Map<String, ScopedState> scopes = new HashMap<>();
-    private final Map<String, Claim> claims = new HashMap<>();
-    private final Map<String, SummaryLease> summaryLocks = new HashMap<>();
+    private final Map<ThreadKey, Claim> claims = new HashMap<>();
+    private final Map<ThreadKey, SummaryLease> summaryLocks = new HashMap<>();
 
     public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads, long maxBytes, long maxThreadBytes) {
         this.clock = clock;
@@ -99,17 +100,17 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
-    public Uni<Optional<StoredThread>> load(String threadId) {
-        return Uni.createFrom().item(() -> loadNow(threadId));
+    public Uni<Optional<StoredThread>> load(ThreadKey thread) {
+        return Uni.createFrom().item(() -> loadNow(thread));
     }
 
-    private Optional<StoredThread> loadNow(String threadId) {
-        return touch(threadId).map(Held::thread);
+    private Optional<StoredThread> loadNow(ThreadKey thread) {
+        return touch(thread).map(Held::thread);
     }
 
     /** The thread's entry with its expiry moved on; parsing it is left to the caller, outside the lock. */
-    private synchronized Optional<Held> touch(String threadId) {
-        Held held = live(threadId);
+    private synchronized Optional<Held> touch(ThreadKey thread) {
+        Held held = live(thread);
         if (held == null) {
             return Optional.empty();
         }
@@ -134,7 +135,7 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized StoredThread commitNow(ThreadCommit commit, SerializedCommit json) {
         StoredThread next = commit.thread();
-        Held current = live(next.threadId());
+        Held current = live(next.key());
         long actual = current == null ? 0 : current.summary().version();
         if (actual != commit.expectedVersion()) {
             throw new VersionConflict("thread " + next.threadId(), commit.expectedVersion(), actual);
@@ -150,7 +151,7 @@ public final class InMemoryThreadStore implements ThreadStore {
             scopes.put(write.scope(), new ScopedState(write.scope(), write.state().deepCopy(), write.expectedVersion() + 1));
         }
         StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
-        remove(next.threadId());
+        remove(next.key());
         Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
                 current == null ? null : current.conversationSummary());
         makeRoom(held.bytes());
@@ -165,9 +166,9 @@ public final class InMemoryThreadStore implements ThreadStore {
      */
     private void makeRoom(long bytes) {
         Instant now = clock.instant();
-        Iterator<Map.Entry<String, Held>> leastRecentlyUsed = threads.entrySet().iterator();
+        Iterator<Map.Entry<ThreadKey, Held>> leastRecentlyUsed = threads.entrySet().iterator();
         while (leastRecentlyUsed.hasNext() && (threads.size() >= maxThreads || heldBytes + bytes > maxBytes)) {
-            Map.Entry<String, Held> next = leastRecentlyUsed.next();
+            Map.Entry<ThreadKey, Held> next = leastRecentlyUsed.next();
             if (liveClaim(next.getKey(), now) == null) {
                 heldBytes -= next.getValue().bytes();
                 unindex(next.getValue());
@@ -177,13 +178,13 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     /** The thread's claim if a run holds it now; null if none, or if it lapsed. */
-    private Claim liveClaim(String threadId, Instant now) {
-        Claim claim = claims.get(threadId);
+    private Claim liveClaim(ThreadKey thread, Instant now) {
+        Claim claim = claims.get(thread);
         return claim != null && claim.expiresAt().isAfter(now) ? claim : null;
     }
 
-    private void remove(String threadId) {
-        Held removed = threads.remove(threadId);
+    private void remove(ThreadKey thread) {
+        Held removed = threads.remove(thread);
         if (removed != null) {
             heldBytes -= removed.bytes();
             unindex(removed);
@@ -192,7 +193,7 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     /** Stores the entry, or its new version (same summary, or after {@link #remove}), in both maps. */
     private void put(Held held) {
-        threads.put(held.summary().threadId(), held);
+        threads.put(new ThreadKey(held.owner(), held.summary().threadId()), held);
         byOwner.computeIfAbsent(held.owner(), owner -> new TreeMap<>(ThreadSummary.NEWEST_FIRST))
                 .put(held.summary(), held);
     }
@@ -208,13 +209,13 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
-    public Uni<Boolean> delete(String threadId) {
-        return Uni.createFrom().item(() -> deleteNow(threadId));
+    public Uni<Boolean> delete(ThreadKey thread) {
+        return Uni.createFrom().item(() -> deleteNow(thread));
     }
 
-    private synchronized boolean deleteNow(String threadId) {
-        boolean existed = live(threadId) != null;
-        remove(threadId);
+    private synchronized boolean deleteNow(ThreadKey thread) {
+        boolean existed = live(thread) != null;
+        remove(thread);
         return existed;
     }
 
@@ -238,27 +239,27 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
-        return Uni.createFrom().item(() -> tryLockNow(threadId, runId, lockTtl));
+    public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockNow(thread, runId, lockTtl));
     }
 
-    private synchronized Optional<RunLock> tryLockNow(String threadId, String runId, Duration lockTtl) {
+    private synchronized Optional<RunLock> tryLockNow(ThreadKey thread, String runId, Duration lockTtl) {
         Instant now = clock.instant();
-        if (liveClaim(threadId, now) != null) {
+        if (liveClaim(thread, now) != null) {
             return Optional.empty();
         }
-        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
-        claims.put(threadId, new Claim(lock, now.plus(lockTtl)));
+        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
+        claims.put(thread, new Claim(lock, now.plus(lockTtl)));
         return Optional.of(lock);
     }
 
     @Override
-    public Uni<Optional<RunLock>> claim(String threadId) {
-        return Uni.createFrom().item(() -> claimNow(threadId));
+    public Uni<Optional<RunLock>> claim(ThreadKey thread) {
+        return Uni.createFrom().item(() -> claimNow(thread));
     }
 
-    private synchronized Optional<RunLock> claimNow(String threadId) {
-        return Optional.ofNullable(liveClaim(threadId, clock.instant())).map(Claim::lock);
+    private synchronized Optional<RunLock> claimNow(ThreadKey thread) {
+        return Optional.ofNullable(liveClaim(thread, clock.instant())).map(Claim::lock);
     }
 
     @Override
@@ -268,11 +269,11 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     private synchronized boolean renewNow(RunLock lock, Duration lockTtl) {
         Instant now = clock.instant();
-        Claim claim = liveClaim(lock.threadId(), now);
+        Claim claim = liveClaim(lock.thread(), now);
         if (claim == null || !claim.lock().token().equals(lock.token())) {
             return false;
         }
-        claims.put(lock.threadId(), new Claim(claim.lock(), now.plus(lockTtl)));
+        claims.put(lock.thread(), new Claim(claim.lock(), now.plus(lockTtl)));
         return true;
     }
 
@@ -285,19 +286,20 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     private synchronized void unlockNow(RunLock lock) {
-        Claim claim = claims.get(lock.threadId());
+        Claim claim = claims.get(lock.thread());
         if (claim != null && claim.lock().token().equals(lock.token())) {
-            claims.remove(lock.threadId());
+            claims.remove(lock.thread());
         }
     }
 
     @Override
-    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
-        return Uni.createFrom().item(() -> saveSummaryNow(threadId, previousThrough, summary));
+    public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
+        return Uni.createFrom().item(() -> saveSummaryNow(thread, previousThrough, summary));
     }
 
-    private synchronized boolean saveSummaryNow(String threadId, String previousThrough, ConversationSummary summary) {
-        Held held = live(threadId);
+    private synchronized boolean saveSummaryNow(ThreadKey thread, String previousThrough,
+                                                ConversationSummary summary) {
+        Held held = live(thread);
         ConversationSummary current = held == null ? null : held.conversationSummary();
         if (held == null || !Objects.equals(current == null ? null : current.throughMessageId(), previousThrough)) {
             return false;
@@ -307,18 +309,18 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
-    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
-        return Uni.createFrom().item(() -> tryLockSummaryNow(threadId, lockTtl));
+    public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration lockTtl) {
+        return Uni.createFrom().item(() -> tryLockSummaryNow(thread, lockTtl));
     }
 
-    private synchronized Optional<SummaryLock> tryLockSummaryNow(String threadId, Duration lockTtl) {
+    private synchronized Optional<SummaryLock> tryLockSummaryNow(ThreadKey thread, Duration lockTtl) {
         Instant now = clock.instant();
-        SummaryLease held = summaryLocks.get(threadId);
+        SummaryLease held = summaryLocks.get(thread);
         if (held != null && held.expiresAt().isAfter(now)) {
             return Optional.empty();
         }
-        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
-        summaryLocks.put(threadId, new SummaryLease(lock.token(), now.plus(lockTtl)));
+        SummaryLock lock = new SummaryLock(thread, UUID.randomUUID().toString());
+        summaryLocks.put(thread, new SummaryLease(lock.token(), now.plus(lockTtl)));
         return Optional.of(lock);
     }
 
@@ -331,9 +333,9 @@ public final class InMemoryThreadStore implements ThreadStore {
     }
 
     private synchronized void unlockSummaryNow(SummaryLock lock) {
-        SummaryLease held = summaryLocks.get(lock.threadId());
+        SummaryLease held = summaryLocks.get(lock.thread());
         if (held != null && held.token().equals(lock.token())) {
-            summaryLocks.remove(lock.threadId());
+            summaryLocks.remove(lock.thread());
         }
     }
 
@@ -360,8 +362,8 @@ public final class InMemoryThreadStore implements ThreadStore {
         return before - threads.size();
     }
 
-    private Held live(String threadId) {
-        Held held = threads.get(threadId);
+    private Held live(ThreadKey thread) {
+        Held held = threads.get(thread);
         return held != null && held.expiresAt().isAfter(clock.instant()) ? held : null;
     }
 }

@@ -8,6 +8,7 @@ import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.VersionConflict;
@@ -31,7 +32,9 @@ import java.util.stream.StreamSupport;
 
 /**
  * Threads in PostgreSQL, shared by all replicas; the tables ({@code agui_threads}, {@code agui_scopes},
- * {@code agui_thread_locks}) come from {@code db/migrations} through {@link PostgresMigrator}.
+ * {@code agui_thread_locks}, {@code agui_summary_locks}) come from {@code db/migrations} through
+ * {@link PostgresMigrator}. Threads, claims and summarizing locks are keyed by owner and thread id ({@link ThreadKey}).
+ * Every statement below that names a thread takes its owner as {@code $1} and its id as {@code $2}.
  *
  * <p>A commit is one transaction of guarded writes: each {@code UPDATE} or {@code INSERT} only touches a row still
  * at the expected version (or still absent), and a write that touched nothing is a {@link VersionConflict} that
@@ -48,36 +51,36 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
      */
     private static final String LOAD = """
             WITH refreshed AS (
-                UPDATE agui_threads SET expires_at = now() + $2::interval
-                WHERE thread_id = $1 AND expires_at > now() AND expires_at < now() + $2::interval - $3::interval)
-            SELECT owner, agent, state::text, messages::text, meta::text, version, created_at, updated_at,
-                   summary::text
-            FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
+                UPDATE agui_threads SET expires_at = now() + $3::interval
+                WHERE owner = $1 AND thread_id = $2 AND expires_at > now()
+                  AND expires_at < now() + $3::interval - $4::interval)
+            SELECT agent, state::text, messages::text, meta::text, version, created_at, updated_at, summary::text
+            FROM agui_threads WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
 
     // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
     // encode a Java string as a JSON string.
     private static final String INSERT_THREAD = """
-            INSERT INTO agui_threads AS t (thread_id, owner, agent, state, messages, message_count, version,
+            INSERT INTO agui_threads AS t (owner, thread_id, agent, state, messages, message_count, version,
                                            created_at, updated_at, expires_at, meta)
             VALUES ($1, $2, $3, $4::text::json, $5::text::json, $6, 1, now(), now(), now() + $7::interval,
                     $8::text::json)
-            ON CONFLICT (thread_id) DO UPDATE
-                SET (owner, agent, state, messages, message_count, version, created_at, updated_at, expires_at,
+            ON CONFLICT (owner, thread_id) DO UPDATE
+                SET (agent, state, messages, message_count, version, created_at, updated_at, expires_at,
                      meta, summary, summary_through)
-                  = (excluded.owner, excluded.agent, excluded.state, excluded.messages, excluded.message_count,
+                  = (excluded.agent, excluded.state, excluded.messages, excluded.message_count,
                      1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL)
                 WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
             RETURNING version, created_at, updated_at""";
 
     private static final String UPDATE_THREAD = """
             UPDATE agui_threads
-            SET owner = $2, agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
+            SET agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
                 version = version + 1, updated_at = now(), expires_at = now() + $7::interval, meta = $8::text::json
-            WHERE thread_id = $1 AND version = $9 AND expires_at > now()
+            WHERE owner = $1 AND thread_id = $2 AND version = $9 AND expires_at > now()
             RETURNING version, created_at, updated_at""";
 
     private static final String THREAD_VERSION = """
-            SELECT version FROM agui_threads WHERE thread_id = $1 AND expires_at > now()""";
+            SELECT version FROM agui_threads WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
 
     private static final String LOAD_SCOPE = "SELECT state::text, version FROM agui_scopes WHERE scope = $1";
 
@@ -92,7 +95,8 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     private static final String SCOPE_VERSION = "SELECT version FROM agui_scopes WHERE scope = $1";
 
     /** Deleting an expired row reports it as absent. */
-    private static final String DELETE = "DELETE FROM agui_threads WHERE thread_id = $1 RETURNING expires_at > now()";
+    private static final String DELETE =
+            "DELETE FROM agui_threads WHERE owner = $1 AND thread_id = $2 RETURNING expires_at > now()";
 
     private static final String LIST = """
             SELECT thread_id, agent, version, message_count, created_at, updated_at
@@ -103,34 +107,37 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     /** Takes the claim if there is none or it lapsed; returns a row only then. */
     private static final String LOCK = """
-            INSERT INTO agui_thread_locks AS l (thread_id, token, run_id, expires_at)
-            VALUES ($1, $2, $4, now() + $3::interval)
-            ON CONFLICT (thread_id) DO UPDATE
+            INSERT INTO agui_thread_locks AS l (owner, thread_id, token, expires_at, run_id)
+            VALUES ($1, $2, $3, now() + $4::interval, $5)
+            ON CONFLICT (owner, thread_id) DO UPDATE
                 SET token = excluded.token, run_id = excluded.run_id, expires_at = excluded.expires_at
                 WHERE l.expires_at <= now()
             RETURNING token""";
 
-    private static final String CLAIM =
-            "SELECT token, run_id FROM agui_thread_locks WHERE thread_id = $1 AND expires_at > now()";
+    private static final String CLAIM = """
+            SELECT token, run_id FROM agui_thread_locks WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
 
-    private static final String UNLOCK = "DELETE FROM agui_thread_locks WHERE thread_id = $1 AND token = $2";
+    private static final String UNLOCK =
+            "DELETE FROM agui_thread_locks WHERE owner = $1 AND thread_id = $2 AND token = $3";
 
     private static final String RENEW = """
-            UPDATE agui_thread_locks SET expires_at = now() + $3::interval
-            WHERE thread_id = $1 AND token = $2 AND expires_at > now()""";
+            UPDATE agui_thread_locks SET expires_at = now() + $4::interval
+            WHERE owner = $1 AND thread_id = $2 AND token = $3 AND expires_at > now()""";
 
     /** Only while the stored summary is the expected one; the version and the update time stay. */
     private static final String SAVE_SUMMARY = """
-            UPDATE agui_threads SET summary = $3::text::json, summary_through = $4
-            WHERE thread_id = $1 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $2""";
+            UPDATE agui_threads SET summary = $4::text::json, summary_through = $5
+            WHERE owner = $1 AND thread_id = $2 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $3""";
 
     private static final String LOCK_SUMMARY = """
-            INSERT INTO agui_summary_locks AS l (thread_id, token, expires_at) VALUES ($1, $2, now() + $3::interval)
-            ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+            INSERT INTO agui_summary_locks AS l (owner, thread_id, token, expires_at)
+            VALUES ($1, $2, $3, now() + $4::interval)
+            ON CONFLICT (owner, thread_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
                 WHERE l.expires_at <= now()
             RETURNING token""";
 
-    private static final String UNLOCK_SUMMARY = "DELETE FROM agui_summary_locks WHERE thread_id = $1 AND token = $2";
+    private static final String UNLOCK_SUMMARY =
+            "DELETE FROM agui_summary_locks WHERE owner = $1 AND thread_id = $2 AND token = $3";
 
     private static final String DELETE_LAPSED_SUMMARY_LOCKS = "DELETE FROM agui_summary_locks WHERE expires_at <= now()";
 
@@ -152,9 +159,9 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<StoredThread>> load(String threadId) {
-        return pool.preparedQuery(LOAD).execute(Tuple.of(threadId, ttl, refreshSlack)).map(rows -> first(rows).map(row ->
-                new StoredThread(threadId, row.getString("owner"), row.getString("agent"),
+    public Uni<Optional<StoredThread>> load(ThreadKey thread) {
+        return pool.preparedQuery(LOAD).execute(key(thread).addValue(ttl).addValue(refreshSlack)).map(rows ->
+                first(rows).map(row -> new StoredThread(thread.threadId(), thread.owner(), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
                         ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
                         instant(row, "updated_at"), ThreadJson.summary(row.getString("summary")))));
@@ -177,13 +184,13 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     private Uni<StoredThread> writeThread(SqlConnection connection, ThreadCommit commit, SerializedCommit json) {
         StoredThread thread = commit.thread();
         long expected = commit.expectedVersion();
-        Tuple values = Tuple.from(List.of(thread.threadId(), thread.owner(), thread.agent(),
+        Tuple values = Tuple.from(List.of(thread.owner(), thread.threadId(), thread.agent(),
                 ThreadJson.text(json.state()), ThreadJson.text(json.messages()), thread.messages().size(), ttl,
                 ThreadJson.text(json.meta())));
         Uni<RowSet<Row>> write = expected == 0
                 ? connection.preparedQuery(INSERT_THREAD).execute(values)
                 : connection.preparedQuery(UPDATE_THREAD).execute(values.addLong(expected)); // as $9
-        return guarded(connection, write, THREAD_VERSION, "thread", thread.threadId(), expected)
+        return guarded(connection, write, THREAD_VERSION, key(thread.key()), "thread " + thread.threadId(), expected)
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     return thread.committed(row.getLong("version"), instant(row, "created_at"),
@@ -210,22 +217,25 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         Uni<RowSet<Row>> written = expected == 0
                 ? connection.preparedQuery(INSERT_SCOPE).execute(Tuple.of(write.scope(), state))
                 : connection.preparedQuery(UPDATE_SCOPE).execute(Tuple.of(write.scope(), state, expected));
-        return guarded(connection, written, SCOPE_VERSION, "scope", write.scope(), expected);
+        return guarded(connection, written, SCOPE_VERSION, Tuple.of(write.scope()), "scope " + write.scope(), expected);
     }
 
-    /** The write's rows if it touched one; otherwise a {@link VersionConflict} with the version found instead. */
+    /**
+     * The write's rows if it touched one; otherwise a {@link VersionConflict} with the version that
+     * {@code versionQuery} finds for {@code key} instead.
+     */
     private static Uni<RowSet<Row>> guarded(SqlConnection connection, Uni<RowSet<Row>> write, String versionQuery,
-                                            String kind, String id, long expected) {
+                                            Tuple key, String what, long expected) {
         return write.chain(rows -> rows.rowCount() == 1 ? Uni.createFrom().item(rows)
-                : connection.preparedQuery(versionQuery).execute(Tuple.of(id)).map(found -> {
+                : connection.preparedQuery(versionQuery).execute(key).map(found -> {
                     long actual = first(found).map(row -> row.getLong("version")).orElse(0L);
-                    throw new VersionConflict(kind + " " + id, expected, actual);
+                    throw new VersionConflict(what, expected, actual);
                 }));
     }
 
     @Override
-    public Uni<Boolean> delete(String threadId) {
-        return pool.preparedQuery(DELETE).execute(Tuple.of(threadId))
+    public Uni<Boolean> delete(ThreadKey thread) {
+        return pool.preparedQuery(DELETE).execute(key(thread))
                 .map(rows -> first(rows).map(row -> row.getBoolean(0)).orElse(false));
     }
 
@@ -239,51 +249,56 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
-        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
-        return pool.preparedQuery(LOCK).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl), runId))
+    public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
+        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK).execute(key(thread).addString(lock.token()).addValue(Interval.of(lockTtl))
+                        .addString(runId))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
     }
 
     @Override
-    public Uni<Optional<RunLock>> claim(String threadId) {
-        return pool.preparedQuery(CLAIM).execute(Tuple.of(threadId)).map(rows -> {
+    public Uni<Optional<RunLock>> claim(ThreadKey thread) {
+        return pool.preparedQuery(CLAIM).execute(key(thread)).map(rows -> {
             Iterator<Row> found = rows.iterator();
             if (!found.hasNext()) {
                 return Optional.empty();
             }
             Row row = found.next();
-            return Optional.of(new RunLock(threadId, row.getString("run_id"), row.getString("token")));
+            return Optional.of(new RunLock(thread, row.getString("run_id"), row.getString("token")));
         });
     }
 
     @Override
     public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
-        return pool.preparedQuery(RENEW).execute(Tuple.of(lock.threadId(), lock.token(), Interval.of(lockTtl)))
+        return pool.preparedQuery(RENEW).execute(key(lock.thread()).addString(lock.token())
+                        .addValue(Interval.of(lockTtl)))
                 .map(rows -> rows.rowCount() == 1);
     }
 
     @Override
     public Uni<Void> unlock(RunLock lock) {
-        return pool.preparedQuery(UNLOCK).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+        return pool.preparedQuery(UNLOCK).execute(key(lock.thread()).addString(lock.token())).replaceWithVoid();
     }
 
     @Override
-    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
-        return pool.preparedQuery(SAVE_SUMMARY).execute(Tuple.of(threadId, previousThrough,
-                ThreadJson.summary(summary), summary.throughMessageId())).map(rows -> rows.rowCount() == 1);
+    public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
+        return pool.preparedQuery(SAVE_SUMMARY).execute(key(thread).addString(previousThrough)
+                .addString(ThreadJson.summary(summary)).addString(summary.throughMessageId()))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     @Override
-    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
-        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
-        return pool.preparedQuery(LOCK_SUMMARY).execute(Tuple.of(threadId, lock.token(), Interval.of(lockTtl)))
+    public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration lockTtl) {
+        SummaryLock lock = new SummaryLock(thread, UUID.randomUUID().toString());
+        return pool.preparedQuery(LOCK_SUMMARY).execute(key(thread).addString(lock.token())
+                        .addValue(Interval.of(lockTtl)))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
     }
 
     @Override
     public Uni<Void> unlockSummary(SummaryLock lock) {
-        return pool.preparedQuery(UNLOCK_SUMMARY).execute(Tuple.of(lock.threadId(), lock.token())).replaceWithVoid();
+        return pool.preparedQuery(UNLOCK_SUMMARY).execute(key(lock.thread()).addString(lock.token()))
+                .replaceWithVoid();
     }
 
     /** Deletes expired threads and lapsed claims; returns how many threads went. Runs periodically. */
@@ -303,6 +318,11 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     @Override
     public void close() {
         pool.closeAndForget();
+    }
+
+    /** {@code $1} and {@code $2} of every statement that names a thread; a new tuple, to add the rest to. */
+    private static Tuple key(ThreadKey thread) {
+        return Tuple.of(thread.owner(), thread.threadId());
     }
 
     private static Optional<Row> first(RowSet<Row> rows) {

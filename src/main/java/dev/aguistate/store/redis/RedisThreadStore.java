@@ -8,6 +8,7 @@ import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.VersionConflict;
@@ -25,15 +26,23 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Threads in Redis, shared by all replicas. Keys, all under {@code agui:} so that the server can hold other data:
+ * Threads in Redis, shared by all replicas. Keys, all under {@code agui:} so that the server can hold other data; a
+ * thread's are under its owner's ({@code <owner>} with {@code %} and {@code :} escaped as {@code %25} and
+ * {@code %3A}, so that it ends at the first colon):
  *
  * <ul>
- *   <li>{@code agui:thread:<id>}: a hash of the thread, expiring {@code ttl} after its last commit or read;</li>
+ *   <li>{@code agui:user:<owner>:thread:<id>}: a hash of the thread, expiring {@code ttl} after its last commit or
+ *       read;</li>
  *   <li>{@code agui:owner:<owner>}: a sorted set of the owner's thread ids, newest first;</li>
  *   <li>{@code agui:scope:<scope>}: a hash of a shared scope's state and version;</li>
- *   <li>{@code agui:lock:<id>}: the token of the run that holds the thread, expiring with the claim;</li>
- *   <li>{@code agui:summarizing:<id>}: the token of the replica that summarizes the thread, expiring likewise.</li>
+ *   <li>{@code agui:user:<owner>:lock:<id>}: the token of the run that holds the thread, and the run's id, expiring
+ *       with the claim;</li>
+ *   <li>{@code agui:user:<owner>:summarizing:<id>}: the token of the replica that summarizes the thread, expiring
+ *       likewise.</li>
  * </ul>
+ *
+ * <p>Threads stored before threads were keyed by owner ({@code agui:thread:<id>}) are moved to their owner's key at
+ * start-up ({@link RedisKeyUpgrade}).
  *
  * <p>Whatever must be atomic is a Lua script ({@code src/main/resources/redis}). The scripts derive the owner
  * index's key from stored data, so this store needs one Redis server (or a Sentinel set), not a Redis Cluster.
@@ -41,11 +50,12 @@ import java.util.UUID;
  */
 public final class RedisThreadStore implements ThreadStore, AutoCloseable {
 
-    private static final String THREAD = "agui:thread:";
+    private static final String USER = "agui:user:";
+    private static final String THREAD = "thread:";
     private static final String OWNER = "agui:owner:";
     private static final String SCOPE = "agui:scope:";
-    private static final String LOCK = "agui:lock:";
-    private static final String SUMMARIZING = "agui:summarizing:";
+    private static final String LOCK = "lock:";
+    private static final String SUMMARIZING = "summarizing:";
 
     private static final RedisScript COMMIT = RedisScript.named("commit");
     private static final RedisScript LOAD = RedisScript.named("load");
@@ -66,9 +76,19 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<StoredThread>> load(String threadId) {
-        return LOAD.run(redis, List.of(THREAD + threadId), List.of(millis(ttl), OWNER))
-                .map(fields -> Optional.ofNullable(fields).map(found -> thread(threadId, found)));
+    public Uni<Optional<StoredThread>> load(ThreadKey thread) {
+        return LOAD.run(redis, List.of(threadKey(thread)), List.of(millis(ttl), OWNER))
+                .map(fields -> Optional.ofNullable(fields).map(found -> thread(thread.threadId(), found)));
+    }
+
+    /** The key of the thread's hash. */
+    static String threadKey(ThreadKey thread) {
+        return ownersKeys(thread.owner()) + THREAD + thread.threadId();
+    }
+
+    /** Where the owner's threads, claims and summarizing locks are: {@code agui:user:<escaped owner>:}. */
+    private static String ownersKeys(String owner) {
+        return USER + owner.replace("%", "%25").replace(":", "%3A") + ":";
     }
 
     /** {@code fields} as load.lua returns them. */
@@ -96,7 +116,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
 
     private Uni<StoredThread> write(ThreadCommit commit, SerializedCommit json) {
         StoredThread thread = commit.thread();
-        List<String> keys = new ArrayList<>(List.of(THREAD + thread.threadId(), OWNER + thread.owner()));
+        List<String> keys = new ArrayList<>(List.of(threadKey(thread.key()), OWNER + thread.owner()));
         List<String> args = new ArrayList<>(List.of(thread.threadId(), Long.toString(commit.expectedVersion()),
                 millis(ttl), thread.owner(), thread.agent(), ThreadJson.text(json.state()),
                 ThreadJson.text(json.messages()), Integer.toString(thread.messages().size()),
@@ -126,14 +146,14 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
 
     /** The owner index keeps the id until a listing finds the thread gone (list.lua). */
     @Override
-    public Uni<Boolean> delete(String threadId) {
-        return redis.send(Request.cmd(Command.DEL).arg(THREAD + threadId)).map(deleted -> deleted.toLong() == 1);
+    public Uni<Boolean> delete(ThreadKey thread) {
+        return redis.send(Request.cmd(Command.DEL).arg(threadKey(thread))).map(deleted -> deleted.toLong() == 1);
     }
 
     @Override
     public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
         return LIST.run(redis, List.of(OWNER + owner), List.of(Integer.toString(offset), Integer.toString(limit),
-                        THREAD, owner))
+                        ownersKeys(owner) + THREAD, owner))
                 .map(RedisThreadStore::summaries);
     }
 
@@ -148,52 +168,61 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     }
 
     @Override
-    public Uni<Optional<RunLock>> tryLock(String threadId, String runId, Duration lockTtl) {
-        RunLock lock = new RunLock(threadId, runId, UUID.randomUUID().toString());
-        return redis.send(Request.cmd(Command.SET).arg(LOCK + threadId).arg(claimValue(lock))
+    public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
+        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
+        return redis.send(Request.cmd(Command.SET).arg(claimKey(thread)).arg(claimValue(lock))
                         .arg("NX").arg("PX").arg(lockTtl.toMillis()))
                 .map(set -> set == null ? Optional.empty() : Optional.of(lock));
     }
 
     @Override
-    public Uni<Optional<RunLock>> claim(String threadId) {
-        return redis.send(Request.cmd(Command.GET).arg(LOCK + threadId)).map(value -> {
+    public Uni<Optional<RunLock>> claim(ThreadKey thread) {
+        return redis.send(Request.cmd(Command.GET).arg(claimKey(thread))).map(value -> {
             if (value == null) {
                 return Optional.empty();
             }
             String[] tokenAndRun = value.toString().split(CLAIM_SEPARATOR, 2);
-            return Optional.of(new RunLock(threadId, tokenAndRun[1], tokenAndRun[0]));
+            return Optional.of(new RunLock(thread, tokenAndRun[1], tokenAndRun[0]));
         });
+    }
+
+    private static String claimKey(ThreadKey thread) {
+        return ownersKeys(thread.owner()) + LOCK + thread.threadId();
     }
 
     @Override
     public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
-        return RENEW.run(redis, List.of(LOCK + lock.threadId()), List.of(claimValue(lock), millis(lockTtl)))
+        return RENEW.run(redis, List.of(claimKey(lock.thread())), List.of(claimValue(lock), millis(lockTtl)))
                 .map(renewed -> renewed.toInteger() == 1);
     }
 
     @Override
     public Uni<Void> unlock(RunLock lock) {
-        return UNLOCK.run(redis, List.of(LOCK + lock.threadId()), List.of(claimValue(lock))).replaceWithVoid();
+        return UNLOCK.run(redis, List.of(claimKey(lock.thread())), List.of(claimValue(lock))).replaceWithVoid();
     }
 
     @Override
-    public Uni<Boolean> saveSummary(String threadId, String previousThrough, ConversationSummary summary) {
-        return SAVE_SUMMARY.run(redis, List.of(THREAD + threadId), List.of(previousThrough == null ? "" : previousThrough,
-                ThreadJson.summary(summary), summary.throughMessageId())).map(saved -> saved.toInteger() == 1);
+    public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
+        return SAVE_SUMMARY.run(redis, List.of(threadKey(thread)), List.of(previousThrough == null ? ""
+                : previousThrough, ThreadJson.summary(summary), summary.throughMessageId()))
+                .map(saved -> saved.toInteger() == 1);
     }
 
     @Override
-    public Uni<Optional<SummaryLock>> tryLockSummary(String threadId, Duration lockTtl) {
-        SummaryLock lock = new SummaryLock(threadId, UUID.randomUUID().toString());
-        return redis.send(Request.cmd(Command.SET).arg(SUMMARIZING + threadId).arg(lock.token())
+    public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration lockTtl) {
+        SummaryLock lock = new SummaryLock(thread, UUID.randomUUID().toString());
+        return redis.send(Request.cmd(Command.SET).arg(summarizingKey(thread)).arg(lock.token())
                         .arg("NX").arg("PX").arg(lockTtl.toMillis()))
                 .map(set -> set == null ? Optional.empty() : Optional.of(lock));
     }
 
     @Override
     public Uni<Void> unlockSummary(SummaryLock lock) {
-        return UNLOCK.run(redis, List.of(SUMMARIZING + lock.threadId()), List.of(lock.token())).replaceWithVoid();
+        return UNLOCK.run(redis, List.of(summarizingKey(lock.thread())), List.of(lock.token())).replaceWithVoid();
+    }
+
+    private static String summarizingKey(ThreadKey thread) {
+        return ownersKeys(thread.owner()) + SUMMARIZING + thread.threadId();
     }
 
     /** A claim's value: its token (a UUID, which never holds the separator), then its run's id. */

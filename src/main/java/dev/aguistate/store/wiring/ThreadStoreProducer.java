@@ -5,6 +5,7 @@ import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.TimedThreadStore;
 import dev.aguistate.store.postgres.PostgresMigrator;
 import dev.aguistate.store.postgres.PostgresThreadStore;
+import dev.aguistate.store.redis.RedisKeyUpgrade;
 import dev.aguistate.store.redis.RedisThreadStore;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import io.quarkus.runtime.Startup;
@@ -75,10 +76,24 @@ public class ThreadStoreProducer {
         return store;
     }
 
+    /**
+     * Threads stored before threads were keyed by owner are moved first (start-up may wait for it). A Redis that does
+     * not answer does not stop the start, as it never did: the server starts not ready, and moves them at its next
+     * start.
+     */
     private ThreadStore redis(StoreConfig config) {
-        RedisThreadStore store = new RedisThreadStore(Redis.createClient(vertx, redisOptions(config)), config.ttl(),
-                config.maxThreadBytes());
-        return new TimedThreadStore(store, config.timeout());
+        Redis client = Redis.createClient(vertx, redisOptions(config));
+        try {
+            int moved = new RedisKeyUpgrade(client).moveUnownedThreads().await().atMost(MIGRATION_TIMEOUT);
+            if (moved > 0) {
+                LOG.infof("moved %d threads stored before threads were keyed by owner to their owners' keys", moved);
+            }
+        } catch (RuntimeException failure) {
+            LOG.warnf("threads stored before threads were keyed by owner were not moved to their owners' keys (%s); "
+                    + "they are moved at the next start", failure.toString());
+        }
+        return new TimedThreadStore(new RedisThreadStore(client, config.ttl(), config.maxThreadBytes()),
+                config.timeout());
     }
 
     /**

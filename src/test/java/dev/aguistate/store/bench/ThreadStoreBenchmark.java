@@ -6,6 +6,7 @@ import dev.aguistate.protocol.Message;
 import dev.aguistate.state.bench.ArgumentShapes;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import io.vertx.mutiny.core.Vertx;
@@ -64,7 +65,7 @@ public class ThreadStoreBenchmark {
     private final String owner = "bench-" + UUID.randomUUID();
     private Vertx vertx;
     private ThreadStore threads;
-    private String loadedId;
+    private ThreadKey loadedId;
     private StoredThread saved;
 
     @Setup
@@ -72,7 +73,7 @@ public class ThreadStoreBenchmark {
         vertx = Vertx.vertx();
         threads = store.open(vertx);
         ObjectNode state = (ObjectNode) AgUiJson.tree(ArgumentShapes.RECIPE.json(kilobytes * 1024));
-        loadedId = commit(thread(state), 0).threadId();
+        loadedId = commit(thread(state), 0).key();
         saved = commit(thread(state), 0);
     }
 
@@ -103,7 +104,7 @@ public class ThreadStoreBenchmark {
     @TearDown
     public void tearDown() throws Exception {
         threads.delete(loadedId).await().atMost(WAIT);
-        threads.delete(saved.threadId()).await().atMost(WAIT);
+        threads.delete(saved.key()).await().atMost(WAIT);
         threads.list(owner, 0, 10).await().atMost(WAIT);
         if (threads instanceof AutoCloseable closeable) {
             closeable.close();

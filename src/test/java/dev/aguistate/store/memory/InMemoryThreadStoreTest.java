@@ -3,6 +3,7 @@ package dev.aguistate.store.memory;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadStoreContract;
 import dev.aguistate.store.ThreadTooLarge;
@@ -96,8 +97,8 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     @Test
     void aThreadExpiresAfterItsTtlUnlessItIsUsed() {
-        String used = newId();
-        String idle = newId();
+        ThreadKey used = newId();
+        ThreadKey idle = newId();
         commit(thread(used, json("{}"), List.of()), 0);
         commit(thread(idle, json("{}"), List.of()), 0);
 
@@ -113,9 +114,9 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void aFullStoreMakesRoomByDroppingTheLeastRecentlyUsedThread() {
         InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 2, BUDGET, MAX_THREAD_BYTES);
-        String a = newId();
-        String b = newId();
-        String c = newId();
+        ThreadKey a = newId();
+        ThreadKey b = newId();
+        ThreadKey c = newId();
         small.commit(new ThreadCommit(thread(a, json("{}"), List.of()), 0, List.of())).await().indefinitely();
         small.commit(new ThreadCommit(thread(b, json("{}"), List.of()), 0, List.of())).await().indefinitely();
         small.load(a).await().indefinitely();
@@ -130,9 +131,9 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void aThreadARunHoldsIsNotDroppedToMakeRoomSoTheRunCanCommit() {
         InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 2, BUDGET, MAX_THREAD_BYTES);
-        String held = newId();
-        String b = newId();
-        String c = newId();
+        ThreadKey held = newId();
+        ThreadKey b = newId();
+        ThreadKey c = newId();
         RunLock lock = small.tryLock(held, "run-1", Duration.ofMinutes(5)).await().indefinitely().orElseThrow();
         commit(small, held, 1, 0);
         commit(small, b, 1, 0);
@@ -143,7 +144,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         assertEquals(2, commit(small, held, 2, 1).version(), "the run's second commit finds its thread");
 
         small.unlock(lock).await().indefinitely();
-        String d = newId();
+        ThreadKey d = newId();
         commit(small, d, 1, 0);
         assertTrue(small.load(c).await().indefinitely().isEmpty(), "released, held is used again; c is the oldest");
         assertTrue(small.load(held).await().indefinitely().isPresent());
@@ -152,8 +153,8 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void aStoreWhoseThreadsAreAllHeldGoesOverItsBoundRatherThanFailAHeldRun() {
         InMemoryThreadStore small = new InMemoryThreadStore(clock, TTL, 1, BUDGET, MAX_THREAD_BYTES);
-        String a = newId();
-        String b = newId();
+        ThreadKey a = newId();
+        ThreadKey b = newId();
         small.tryLock(a, "run-a", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
         small.tryLock(b, "run-b", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
         commit(small, a, 1, 0);
@@ -163,7 +164,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         assertTrue(small.load(b).await().indefinitely().isPresent());
 
         clock.advance(Duration.ofSeconds(31));
-        String c = newId();
+        ThreadKey c = newId();
         commit(small, c, 1, 0);
         assertTrue(small.load(a).await().indefinitely().isEmpty(), "a lapsed claim holds nothing");
         assertTrue(small.load(b).await().indefinitely().isEmpty());
@@ -172,9 +173,9 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void theThreadsTogetherStayWithinTheByteBudgetTheLeastRecentlyUsedMakingRoom() {
         InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
-        String a = newId();
-        String b = newId();
-        String c = newId();
+        ThreadKey a = newId();
+        ThreadKey b = newId();
+        ThreadKey c = newId();
         commit(budgeted, a, 2 * A_FIFTH_OF_THE_BUDGET, 0);
         commit(budgeted, b, 2 * A_FIFTH_OF_THE_BUDGET, 0);
         budgeted.load(a).await().indefinitely();
@@ -194,8 +195,8 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void deletedAndExpiredThreadsGiveTheirBytesBack() {
         InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
-        String a = newId();
-        String b = newId();
+        ThreadKey a = newId();
+        ThreadKey b = newId();
         commit(budgeted, a, 2 * A_FIFTH_OF_THE_BUDGET, 0);
         commit(budgeted, b, 2 * A_FIFTH_OF_THE_BUDGET, 0);
         budgeted.delete(a).await().indefinitely();
@@ -205,7 +206,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
         assertTrue(budgeted.load(b).await().indefinitely().isPresent(), "a's bytes were given back");
         clock.advance(TTL.plusSeconds(1));
         assertEquals(2, budgeted.evictExpired());
-        String d = newId();
+        ThreadKey d = newId();
         commit(budgeted, d, 2 * A_FIFTH_OF_THE_BUDGET, 0);
         commit(budgeted, newId(), 2 * A_FIFTH_OF_THE_BUDGET, 0);
         assertTrue(budgeted.load(d).await().indefinitely().isPresent(), "the expired threads' bytes were given back");
@@ -214,7 +215,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     @Test
     void aThreadLargerThanTheWholeBudgetIsRefusedAndTheOthersStay() {
         InMemoryThreadStore budgeted = new InMemoryThreadStore(clock, TTL, 100, BUDGET, MAX_THREAD_BYTES);
-        String kept = newId();
+        ThreadKey kept = newId();
         commit(budgeted, kept, 2 * A_FIFTH_OF_THE_BUDGET, 0);
 
         Throwable tooLarge = assertThrows(RuntimeException.class,
@@ -226,7 +227,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     @Test
     void eachLoadReadsAFreshCopySoACallerCannotChangeTheStoredThread() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, json("{\"v\":1}"), List.of()), 0);
 
         store.load(id).await().indefinitely().orElseThrow().state().put("v", 2);
@@ -236,7 +237,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     @Test
     void aClaimLapsesSoACrashedRunCannotBlockTheThread() {
-        String id = newId();
+        ThreadKey id = newId();
         store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
 
         clock.advance(Duration.ofSeconds(31));
@@ -246,7 +247,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     @Test
     void aRenewedClaimLastsItsNewTimeToLiveAndALapsedOneCannotBeRenewed() {
-        String id = newId();
+        ThreadKey id = newId();
         RunLock lock = store.tryLock(id, "run-1", Duration.ofSeconds(30)).await().indefinitely().orElseThrow();
 
         clock.advance(Duration.ofSeconds(20));
@@ -260,7 +261,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
     }
 
     /** Commits a thread whose one message is {@code chars} characters of ASCII text. */
-    private StoredThread commit(InMemoryThreadStore to, String id, int chars, long expectedVersion) {
+    private StoredThread commit(InMemoryThreadStore to, ThreadKey id, int chars, long expectedVersion) {
         return to.commit(new ThreadCommit(thread(id, json("{}"), List.of(new Message.User("m", "x".repeat(chars)))),
                 expectedVersion, List.of())).await().indefinitely();
     }

@@ -5,6 +5,7 @@ import dev.aguistate.store.StoreOutageContract;
 import dev.aguistate.store.StoreServer;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.wiring.ThreadStoreProducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -27,7 +28,7 @@ class PostgresStoreOutageTest extends StoreOutageContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_POSTGRES_URL",
             "postgresql://postgres@127.0.0.1:5432/test");
-    private static final String LOCK_ROW = "SELECT 1 FROM agui_threads WHERE thread_id = $1 FOR UPDATE";
+    private static final String LOCK_ROW = "SELECT 1 FROM agui_threads WHERE owner = $1 AND thread_id = $2 FOR UPDATE";
 
     @Override
     protected String serverUrl() {
@@ -48,12 +49,12 @@ class PostgresStoreOutageTest extends StoreOutageContract {
     /** Without statement_timeout, the commit would wait for the lock and be applied after its caller gave up. */
     @Test
     void aCommitWaitingLongerThanTheTimeoutForARowLockIsEndedByTheServerNotAppliedLater() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, "{\"v\":1}"), 0);
         PgConnection holder = PgConnection.connectAndAwait(vertx, PgConnectOptions.fromUri(URL));
         try {
             holder.query("BEGIN").executeAndAwait();
-            holder.preparedQuery(LOCK_ROW).executeAndAwait(Tuple.of(id));
+            holder.preparedQuery(LOCK_ROW).executeAndAwait(Tuple.of(id.owner(), id.threadId()));
             int holderPid = holder.processId();
 
             assertInstanceOf(StoreUnavailable.class, failureOf(store.commit(new ThreadCommit(
@@ -74,11 +75,11 @@ class PostgresStoreOutageTest extends StoreOutageContract {
      */
     @Test
     void aTransactionWhoseClientWentSilentReleasesItsLocks() {
-        String id = newId();
+        ThreadKey id = newId();
         commit(thread(id, "{\"v\":1}"), 0);
         PgConnection silent = PgConnection.connectAndAwait(vertx, ThreadStoreProducer.postgresOptions(config()));
         silent.query("BEGIN").executeAndAwait();
-        silent.preparedQuery(LOCK_ROW).executeAndAwait(Tuple.of(id));
+        silent.preparedQuery(LOCK_ROW).executeAndAwait(Tuple.of(id.owner(), id.threadId()));
 
         proxy.failOver();
 

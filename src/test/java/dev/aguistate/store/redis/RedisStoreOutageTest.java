@@ -3,6 +3,7 @@ package dev.aguistate.store.redis;
 import dev.aguistate.store.SharedThreadStoreContract;
 import dev.aguistate.store.StoreOutageContract;
 import dev.aguistate.store.StoreServer;
+import dev.aguistate.store.ThreadKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vertx.mutiny.core.Vertx;
@@ -55,7 +56,7 @@ class RedisStoreOutageTest extends StoreOutageContract {
     /** The other way a timed-out commit ends: the network heals, the held script reaches Redis and runs whole. */
     @Test
     void aCommitThatTimedOutAndReachedRedisLaterIsAppliedWhole() {
-        String id = newId();
+        ThreadKey id = newId();
         String scope = timeOutACommit(id);
 
         proxy.pass();
