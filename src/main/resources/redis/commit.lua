@@ -2,13 +2,15 @@
 -- (a script runs atomically). Time comes from Redis so that all replicas share one clock.
 --
 -- KEYS: the thread's hash, its owner's index, then one hash per scope written.
--- ARGV: thread id, expected version, ttl (ms), owner, agent, state, messages, message count, meta,
+-- ARGV: thread id, expected version, ttl (ms), owner, agent, state, messages, message count, meta, the bytes of
+--       state, messages and meta together, the most a thread may take with its summary,
 --       then for each scope: its expected version and its new state.
--- Returns {'ok', version, createdAt, updatedAt} or {'conflict', position, actual version}, where position
--- is 0 for the thread and n for the n-th scope.
+-- Returns {'ok', version, createdAt, updatedAt}, {'conflict', position, actual version}, where position is 0 for
+-- the thread and n for the n-th scope, or {'too_large', bytes} when the thread with the summary it keeps would
+-- take more than the most.
 local threadKey, ownerIndex = KEYS[1], KEYS[2]
 local threadId, expected, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local SCOPE_ARGS = 9 -- ARGV before the first scope's
+local SCOPE_ARGS = 11 -- ARGV before the first scope's
 
 local function versionOf(key)
   return tonumber(redis.call('HGET', key, 'version') or 0)
@@ -24,6 +26,11 @@ for n = 1, scopeCount do
   if actual ~= tonumber(ARGV[SCOPE_ARGS + 2 * n - 1]) then
     return {'conflict', n, actual}
   end
+end
+
+local bytes = tonumber(ARGV[10]) + redis.call('HSTRLEN', threadKey, 'summary')
+if bytes > tonumber(ARGV[11]) then
+  return {'too_large', bytes}
 end
 
 local time = redis.call('TIME')

@@ -8,6 +8,7 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.mutiny.DirectSubscriber;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.LoggedEvent;
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunEventLog;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.AbstractMultiOperator;
@@ -41,6 +42,10 @@ final class LiveRun {
     private static final Logger LOG = Logger.getLogger(LiveRun.class);
     /** Appends that may fail in a row (each bounded by agui.store.timeout) before a batch is given up. */
     private static final int MAX_FAILED_SAVES = 3;
+    /** All runs' appends: while the store is down, every run's every batch fails, which is one condition. */
+    private static final OutageLog APPENDS = new OutageLog(LOG, "appending runs' events to their logs",
+            "a batch that fails " + MAX_FAILED_SAVES + " times is left out of its log, and a client that resumes such "
+                    + "a run may miss those events");
 
     private final ThreadSession session;
     private final RunEventLog log;
@@ -249,6 +254,7 @@ final class LiveRun {
 
         @Override
         public void onItem(Void done) {
+            APPENDS.succeeded();
             saved(true);
         }
 
@@ -259,9 +265,8 @@ final class LiveRun {
                     unsaved.addAll(0, batch); // tried again with the next events
                 }
             }
-            LOG.warnf("threadId=%s runId=%s: appending %d events to the run's log failed (%s): %s", threadId(),
-                    runId(), batch.size(), failedSaves < MAX_FAILED_SAVES ? "trying again" : "dropped; clients "
-                            + "resuming this run get its end from the thread", failure.toString());
+            APPENDS.failed(String.format("threadId=%s runId=%s: %d events, %s", threadId(), runId(), batch.size(),
+                    failedSaves < MAX_FAILED_SAVES ? "trying again" : "left out"), failure);
             saved(false);
         }
     }

@@ -10,6 +10,7 @@ import dev.aguistate.run.RunConfig;
 import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunRejected;
 import dev.aguistate.run.StopSwitch;
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.StopSignals;
 import io.quarkus.runtime.StartupEvent;
@@ -31,6 +32,8 @@ import org.jboss.logging.Logger;
 public class LiveRuns {
 
     private static final Logger LOG = Logger.getLogger(LiveRuns.class);
+    private static final OutageLog EXPIRIES = new OutageLog(LOG, "setting ended runs' logs to expire",
+            "a log not set goes agui.store.run-log.idle-ttl after its latest event");
 
     private final Map<String, LiveRun> running = new ConcurrentHashMap<>();
     private final AgentRunner runner;
@@ -111,8 +114,7 @@ public class LiveRuns {
         running.remove(run.key());
         admission.left(run.session().owner());
         sessions.release(run.session()).subscribe().with(released -> { });
-        log.expireAfter(run.key(), config.eventsTtl()).subscribe().with(done -> { }, failure -> LOG.warnf(
-                "threadId=%s runId=%s: setting the expiry of the run's log failed: %s", run.threadId(), run.runId(),
-                failure.toString()));
+        log.expireAfter(run.key(), config.eventsTtl()).subscribe().with(done -> EXPIRIES.succeeded(),
+                failure -> EXPIRIES.failed("threadId=" + run.threadId() + " runId=" + run.runId(), failure));
     }
 }

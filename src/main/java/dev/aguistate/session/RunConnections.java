@@ -3,6 +3,7 @@ package dev.aguistate.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.mutiny.BoundedConcurrency;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.EventType;
@@ -22,6 +23,7 @@ import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,8 +51,6 @@ import org.jboss.logging.Logger;
 public class RunConnections {
 
     private static final Logger LOG = Logger.getLogger(RunConnections.class);
-    /** Entries one read of a whole log asks for: ten times the default cap of a log (agui.store.run-log.max-events). */
-    private static final int WHOLE_LOG = 1_000_000;
     /** Stands for the end of a run that was lost: no replica holds it and its log has no terminal event. */
     private static final LoggedEvent LOST = new LoggedEvent(-1, "");
     /** Follows a run's terminal event: what ends a connection's stream after that event. */
@@ -60,6 +60,9 @@ public class RunConnections {
     private final RunEventLog log;
     private final RunClaims claims;
     private final StoreConfig storeConfig;
+    /** As many joins project a run's log at once as there are processors. */
+    private final BoundedConcurrency projections =
+            new BoundedConcurrency(Runtime.getRuntime().availableProcessors());
 
     RunConnections(ThreadStore store, RunEventLog log, RunClaims claims, StoreConfig storeConfig) {
         this.store = store;
@@ -125,14 +128,16 @@ public class RunConnections {
         return joined(caller, agent, stored, run);
     }
 
-    /** The join prelude of a live run, then its events from where the prelude left off. */
+    /**
+     * The join prelude of a live run, then its events from where the prelude left off. The run's log is read a page
+     * at a time and projected on a worker thread, a few joins at a time ({@link #projections}): a log may hold
+     * {@code agui.store.run-log.max-events} events, whose parsing would hold an event loop for seconds, and a burst
+     * of joins projecting at once on every worker would leave the event loops a sliver of the CPU.
+     */
     private Uni<Multi<byte[]>> joined(Caller caller, AgentDefinition agent, Optional<StoredThread> stored,
                                       RunLock run) {
-        return Uni.combine().all().unis(log.read(run.token(), -1, WHOLE_LOG), view(caller, stored))
-                .asTuple().map(loaded -> {
-                    RunProjection projection = RunProjection.of(
-                            stored.map(StoredThread::messages).orElse(List.of()), loaded.getItem2(),
-                            loaded.getItem1());
+        return view(caller, stored).chain(state -> projections.run(() -> projected(run, stored, state)))
+                .map(projection -> {
                     List<AgUiEvent> prelude = new ArrayList<>(projection.prelude(run.threadId(), run.runId(),
                             agent.hasState()));
                     if (projection.terminal() != null) {
@@ -145,6 +150,16 @@ public class RunConnections {
                             Multi.createFrom().iterable(frames(prelude, Cursor.id(run.runId(), after))),
                             tail(run, after));
                 });
+    }
+
+    /** The run's whole log projected over the thread as stored, on a worker thread. */
+    private Uni<RunProjection> projected(RunLock run, Optional<StoredThread> stored, JsonNode state) {
+        RunProjection projection = RunProjection.over(stored.map(StoredThread::messages).orElse(List.of()), state);
+        return log.pages(run.token(), -1)
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .onItem().invoke(projection::apply)
+                .onItem().ignoreAsUni()
+                .replaceWith(projection);
     }
 
     /**
@@ -161,9 +176,8 @@ public class RunConnections {
                         .onFailure().recoverWithItem(Optional.empty()))
                 .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
                 .select().first()
-                .onItem().transformToMultiAndConcatenate(gone -> log.read(run.token(), seen.get(), WHOLE_LOG)
-                        .onItem().transformToMulti(rest -> Multi.createBy().concatenating().streams(
-                                Multi.createFrom().iterable(rest), Multi.createFrom().item(LOST))));
+                .onItem().transformToMultiAndConcatenate(gone -> Multi.createBy().concatenating().streams(
+                        entries(run.token(), seen.get()), Multi.createFrom().item(LOST)));
         return Multi.createBy().merging().streams(logged, whenLost)
                 .select().where(entry -> entry == LOST || seen.getAndAccumulate(entry.seq(), Math::max) < entry.seq())
                 .onItem().transformToIterable(entry -> terminal(entry) ? List.of(entry, END) : List.of(entry))
@@ -185,14 +199,24 @@ public class RunConnections {
                 });
     }
 
-    /** The rest of a run that ended, after the cursor, if its log still holds it whole. */
+    /**
+     * The rest of a run that ended, after the cursor, if its log still holds it whole: from the entry after the
+     * cursor to the run's terminal event, which a first pass over the log's pages looks for.
+     */
     private Uni<Optional<Multi<byte[]>>> replay(RunRecord run, long after) {
-        return log.read(run.key(), after, WHOLE_LOG).map(rest -> {
-            if (rest.isEmpty() || rest.get(0).seq() != after + 1 || !terminal(rest.get(rest.size() - 1))) {
-                return Optional.empty();
-            }
-            return Optional.of(Multi.createFrom().iterable(rest).map(entry -> frame(run.runId(), entry)));
-        });
+        return log.read(run.key(), after, 1).chain(next -> next.isEmpty() || next.get(0).seq() != after + 1
+                ? Uni.createFrom().item(Optional.<Multi<byte[]>>empty())
+                : log.pages(run.key(), after).collect().last().map(lastPage -> {
+                    if (lastPage == null || !terminal(lastPage.get(lastPage.size() - 1))) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(entries(run.key(), after).map(entry -> frame(run.runId(), entry)));
+                }));
+    }
+
+    /** The log's entries above {@code after}, read a page at a time as they are taken. */
+    private Multi<LoggedEvent> entries(String key, long after) {
+        return log.pages(key, after).onItem().transformToIterable(page -> page);
     }
 
     /**

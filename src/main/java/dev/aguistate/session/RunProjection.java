@@ -58,14 +58,19 @@ final class RunProjection {
     }
 
     /**
-     * @param stored   the thread's messages as stored now (the run's last checkpoint)
-     * @param state    the state to start from when the log has lost its base entry (a trimmed log)
-     * @param entries  the run's log from its base entry (seq 0) on
+     * A projection to which the run's log, from its base entry (seq 0) on, is then {@link #apply applied}.
+     *
+     * @param stored the thread's messages as stored now (the run's last checkpoint)
+     * @param state  the state to start from when the log has lost its base entry (a trimmed log)
      */
-    static RunProjection of(List<Message> stored, JsonNode state, List<LoggedEvent> entries) {
-        RunProjection projection = new RunProjection(stored, state);
-        entries.forEach(projection::apply);
-        return projection;
+    static RunProjection over(List<Message> stored, JsonNode state) {
+        return new RunProjection(stored, state);
+    }
+
+    /** Applies the log's next entries, in order. */
+    RunProjection apply(List<LoggedEvent> entries) {
+        entries.forEach(this::apply);
+        return this;
     }
 
     long lastSeq() {

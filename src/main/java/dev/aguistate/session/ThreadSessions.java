@@ -10,6 +10,7 @@ import dev.aguistate.run.RunStart;
 import dev.aguistate.summary.Summarizer;
 import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.run.ThreadInterrupts;
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.RunRecord;
 import dev.aguistate.store.ScopedState;
@@ -40,6 +41,10 @@ import org.jboss.logging.Logger;
 public class ThreadSessions {
 
     private static final Logger LOG = Logger.getLogger(ThreadSessions.class);
+    private static final OutageLog RENEWALS = new OutageLog(LOG, "renewing runs' claims",
+            "each is tried again every third of agui.store.lock-ttl; a claim not renewed in time lapses");
+    private static final OutageLog RELEASES = new OutageLog(LOG, "releasing runs' claims",
+            "a claim not released lapses after agui.store.lock-ttl");
     private static final Duration LOCK_RETRY = Duration.ofMillis(50);
 
     private final ThreadStore store;
@@ -98,11 +103,11 @@ public class ThreadSessions {
     /** Gives the thread back, however the run ended. */
     Uni<Void> release(ThreadSession session) {
         session.renewal().cancel();
-        return store.unlock(session.lock()).onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
-            LOG.warnf("threadId=%s: releasing the run's claim failed; it lapses after agui.store.lock-ttl: %s",
-                    session.lock().threadId(), failure.getMessage());
-            return null;
-        });
+        return store.unlock(session.lock()).invoke(RELEASES::succeeded)
+                .onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
+                    RELEASES.failed("threadId=" + session.lock().threadId(), failure);
+                    return null;
+                });
     }
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
@@ -128,9 +133,9 @@ public class ThreadSessions {
         return Multi.createFrom().ticks().every(config.lockTtl().dividedBy(3))
                 .onOverflow().drop()
                 .onItem().transformToUniAndConcatenate(tick -> store.renew(lock, config.lockTtl())
+                        .invoke(RENEWALS::succeeded)
                         .onFailure().recoverWithItem(failure -> {
-                            LOG.warnf("threadId=%s: renewing the run's claim failed: %s", lock.threadId(),
-                                    failure.toString());
+                            RENEWALS.failed("threadId=" + lock.threadId(), failure);
                             return true; // the next tick tries again
                         }))
                 .subscribe().with(held -> {
@@ -175,7 +180,8 @@ public class ThreadSessions {
         return new RunStart(input, options, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
                 interruptsOf(meta, reconciled.conversation().history()), journal,
-                summary == null ? null : new PriorSummary(summary.text(), summary.throughMessageId()),
+                summary == null || !summarizer.usable(summary) ? null
+                        : new PriorSummary(summary.text(), summary.throughMessageId()),
                 caller.credential());
     }
 

@@ -11,30 +11,51 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The followers, in this process, of a store's logs that tells when a log grew: a follower reads what is new after
- * its cursor, and when there is nothing, waits until its log's owner {@link #wake}s it (the in-memory log after an
- * append; the PostgreSQL log when a notification says another replica appended). Where a wake-up can be missed (a
- * notification lost while the listening connection reconnects), {@code recheckEvery} bounds the delay: a waiting
- * follower reads again after that long anyway, which also makes a follower of an unreachable store fail rather than
- * wait for ever.
+ * its cursor, and when there is nothing, tells the {@link Watch} where it waits and waits until its log's owner
+ * {@link #wake}s it (the in-memory log after an append; the PostgreSQL log when a notification says another replica
+ * appended; the Redis log when one of its shared blocking readers saw the stream grow). Where a wake-up can be
+ * missed (a notification lost while the listening connection reconnects), {@code recheckEvery} bounds the delay: a
+ * waiting follower reads again after that long anyway, which also makes a follower of an unreachable store fail
+ * rather than wait for ever.
  *
  * <p>Pull-based: a follower reads its next batch only when its reader asked for more, so a slow reader holds a
  * cursor, not a buffer; entries that its log dropped meanwhile (its bound) show as a gap before the next one.
  */
 public final class LogFollowers {
 
-    /** What one read fetches at most. */
-    public static final int BATCH = 256;
-
     /** Reads up to {@code max} entries above {@code afterSeq}. */
     public interface Reader {
         Uni<List<LoggedEvent>> read(long afterSeq, int max);
     }
 
+    /** Whoever watches the logs for growth, where the owner does not see every append itself. */
+    public interface Watch {
+
+        /** Watches nothing: the owner wakes the followers itself. */
+        Watch NONE = new Watch() {
+            @Override
+            public void waiting(String key, long afterSeq) {
+            }
+
+            @Override
+            public void forgotten(String key) {
+            }
+        };
+
+        /** A follower of the log {@code key} found nothing above {@code afterSeq} and waits for more. */
+        void waiting(String key, long afterSeq);
+
+        /** The log {@code key} has no followers in this process any more. */
+        void forgotten(String key);
+    }
+
     private final Optional<Duration> recheckEvery;
+    private final Watch watch;
     private final ConcurrentHashMap<String, Set<Wakeup>> waiting = new ConcurrentHashMap<>();
 
-    public LogFollowers(Optional<Duration> recheckEvery) {
+    public LogFollowers(Optional<Duration> recheckEvery, Watch watch) {
         this.recheckEvery = recheckEvery;
+        this.watch = watch;
     }
 
     /** The log {@code key}'s entries above {@code afterSeq}, read with {@code reader}; see {@link RunEventLog#follow}. */
@@ -45,8 +66,9 @@ public final class LogFollowers {
             long[] cursor = {afterSeq};
             return Multi.createBy().repeating().uni(() -> {
                         wakeup.clear(); // before the read: a wake-up during it is kept for the wait after it
-                        return reader.read(cursor[0], BATCH).chain(entries -> {
+                        return reader.read(cursor[0], RunEventLog.PAGE).chain(entries -> {
                             if (entries.isEmpty()) {
+                                watch.waiting(key, cursor[0]);
                                 return wakeup.await(recheckEvery).replaceWith(entries);
                             }
                             cursor[0] = entries.get(entries.size() - 1).seq();
@@ -77,10 +99,15 @@ public final class LogFollowers {
         return waiting.values().stream().mapToInt(Set::size).sum();
     }
 
+    /** The watch forgets the log before another follower of it can start: within the map's lock for the key. */
     private void forget(String key, Wakeup wakeup) {
         waiting.computeIfPresent(key, (k, followers) -> {
             followers.remove(wakeup);
-            return followers.isEmpty() ? null : followers;
+            if (!followers.isEmpty()) {
+                return followers;
+            }
+            watch.forgotten(key);
+            return null;
         });
     }
 

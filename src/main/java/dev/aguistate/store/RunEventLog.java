@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Each run's events, in order, readable by any replica while the run goes on and for {@code agui.run.events-ttl}
@@ -14,6 +15,12 @@ import java.util.List;
  * goes {@code agui.store.run-log.idle-ttl} after its latest append.
  */
 public interface RunEventLog {
+
+    /**
+     * The most entries one read asks for when a reader takes a log step by step (a follower, a join): so no read
+     * holds a store's connection, or its caller's memory, for a whole log.
+     */
+    int PAGE = 1000;
 
     /**
      * Appends the run's next entries, in order; their {@code seq}s continue the log's without a gap. Entries whose
@@ -27,6 +34,22 @@ public interface RunEventLog {
 
     /** Up to {@code max} entries with a {@code seq} above {@code afterSeq}, oldest first; empty for an unknown log. */
     Uni<List<LoggedEvent>> read(String key, long afterSeq, int max);
+
+    /**
+     * The entries above {@code afterSeq} that the log holds now, oldest first, a page of up to {@link #PAGE} at a
+     * time, each read when the subscriber asks for it; completes after the last (an empty log: at once).
+     */
+    default Multi<List<LoggedEvent>> pages(String key, long afterSeq) {
+        AtomicLong cursor = new AtomicLong(afterSeq);
+        return Multi.createBy().repeating()
+                .uni(() -> read(key, cursor.get(), PAGE).invoke(page -> {
+                    if (!page.isEmpty()) {
+                        cursor.set(page.get(page.size() - 1).seq());
+                    }
+                }))
+                .whilst(page -> page.size() == PAGE)
+                .select().where(page -> !page.isEmpty());
+    }
 
     /**
      * The entries above {@code afterSeq}: those in the log now, then each as it is appended. Never completes by

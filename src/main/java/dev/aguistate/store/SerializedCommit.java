@@ -7,8 +7,9 @@ import java.util.List;
  * of each shared scope it writes, as UTF-8 JSON.
  *
  * <p>Their lengths are the sizes the limits count: a thread's size is the length of its three parts (what Redis
- * and PostgreSQL store and what the in-memory store holds), and neither it nor any scope's state may exceed the
- * store's limit ({@code agui.store.max-thread-bytes}).
+ * and PostgreSQL store and what the in-memory store holds) and of its summary's JSON, which a commit keeps as
+ * stored (so each store adds it when it writes), and neither it nor any scope's state may exceed the store's limit
+ * ({@code agui.store.max-thread-bytes}).
  *
  * @param scopeStates in the order of {@link ThreadCommit#scopes()}
  */

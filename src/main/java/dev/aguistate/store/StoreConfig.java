@@ -94,6 +94,13 @@ public interface StoreConfig {
     interface Redis {
         /** {@code redis://[:password@]host:port[/db]}; required for kind redis. */
         Optional<String> url();
+
+        /**
+         * The connections on which this replica's followers of run logs wait for new events, each blocked in one
+         * {@code XREAD} for many runs: however many clients follow runs, a replica holds no more for them.
+         */
+        @WithDefault("4")
+        int followConnections();
     }
 
     interface Postgres {

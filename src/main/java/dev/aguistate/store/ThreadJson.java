@@ -57,6 +57,11 @@ public final class ThreadJson {
         return text(AgUiJson.writeBytes(summary));
     }
 
+    /** What the summary's JSON takes, as it counts in its thread's size. */
+    public static long summaryBytes(ConversationSummary summary) {
+        return AgUiJson.writeBytes(summary).length;
+    }
+
     /** Null (no summary) reads as null. */
     public static ConversationSummary summary(String json) {
         if (json == null) {

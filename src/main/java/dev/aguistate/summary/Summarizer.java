@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -71,6 +70,14 @@ public class Summarizer {
         this.serverPolicy = config.policy();
     }
 
+    /**
+     * Whether a run may show the LLM this stored summary: not one longer than {@code agui.run.summary.max-chars},
+     * which an upstream that ignored its token limit wrote before summaries were read only up to it.
+     */
+    public boolean usable(ConversationSummary summary) {
+        return summary.text().length() <= config.charLimit();
+    }
+
     /** The agent's own policy, else the server's. */
     public SummaryPolicy policyFor(AgentDefinition agent) {
         return agent.summary() != null ? agent.summary() : serverPolicy;
@@ -106,7 +113,8 @@ public class Summarizer {
 
     /** Counting tokens of a long thread takes a few milliseconds: not on an event loop. */
     private Uni<Optional<SummaryPlan>> plan(SummaryPolicy policy, List<Message> messages, ConversationSummary known) {
-        return Uni.createFrom().item(() -> SummaryPlan.of(messages, known, policy, estimator))
+        return Uni.createFrom().item(() -> SummaryPlan.of(messages, known, known != null && usable(known), policy,
+                        estimator))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
@@ -120,20 +128,34 @@ public class Summarizer {
                 .onTermination().call(() -> store.unlockSummary(lock).onFailure().recoverWithNull());
     }
 
+    /**
+     * Asks the model for the summary and saves it. At most {@code agui.run.summary.max-chars} of it are read: an
+     * upstream that ignores the token limit is cut off there (its stream cancelled), rather than read to the end.
+     */
     private Uni<Outcome> write(ThreadKey thread, SummaryPolicy policy, SummaryPlan plan) {
         ChatRequest.Builder request = ChatRequest.builder()
                 .messages(SummaryPrompt.messages(plan.previousText(), plan.newMessages()))
                 .maxOutputTokens(config.maxTokens());
         Optional.ofNullable(policy.model()).or(config::model).ifPresent(request::modelName);
+        SummaryText text = new SummaryText(config.charLimit());
         return model.stream(request.build())
                 .filter(event -> event instanceof ModelEvent.TextDelta)
-                .map(event -> ((ModelEvent.TextDelta) event).text())
-                .collect().with(Collectors.joining())
+                .onItem().invoke(event -> text.append(((ModelEvent.TextDelta) event).text()))
+                .select().first(event -> !text.full())
+                .onItem().ignoreAsUni()
                 .ifNoItem().after(config.timeout()).fail()
-                .chain(text -> text.isBlank()
-                        ? Uni.createFrom().failure(new IllegalStateException("the model wrote an empty summary"))
-                        : store.saveSummary(thread, plan.expectedThrough(), new ConversationSummary(text.strip(),
-                                plan.throughMessageId(), plan.coveredMessages(), Instant.now())))
+                .chain(() -> {
+                    if (text.full()) {
+                        LOG.warnf("threadId=%s: the model's summary reached agui.run.summary.max-chars (%d) and is "
+                                + "cut there; the model ignores max_tokens (%d)", thread.threadId(),
+                                config.charLimit(), config.maxTokens());
+                    }
+                    String summary = text.toString().strip();
+                    return summary.isEmpty()
+                            ? Uni.createFrom().failure(new IllegalStateException("the model wrote an empty summary"))
+                            : store.saveSummary(thread, plan.expectedThrough(), new ConversationSummary(summary,
+                                    plan.throughMessageId(), plan.coveredMessages(), Instant.now()));
+                })
                 .map(saved -> saved ? Outcome.SAVED : Outcome.MOVED_ON);
     }
 }

@@ -21,12 +21,17 @@ import java.util.Optional;
 record SummaryPlan(String expectedThrough, String previousText, List<Message> newMessages, String throughMessageId,
                    int coveredMessages) {
 
-    static Optional<SummaryPlan> of(List<Message> messages, ConversationSummary previous, SummaryPolicy policy,
-                                    TokenEstimator estimator) {
+    /**
+     * @param previous       the stored summary, or null
+     * @param previousUsable whether to build on it; if not (it is too long), the next summary starts again from
+     *                       the first message, and replaces it
+     */
+    static Optional<SummaryPlan> of(List<Message> messages, ConversationSummary previous, boolean previousUsable,
+                                    SummaryPolicy policy, TokenEstimator estimator) {
         if (!policy.enabled()) {
             return Optional.empty();
         }
-        int covered = previous == null ? 0 : indexOf(messages, previous.throughMessageId()) + 1;
+        int covered = previous == null || !previousUsable ? 0 : indexOf(messages, previous.throughMessageId()) + 1;
         int end = messages.size() - policy.keepRecent();
         while (end > covered && end < messages.size() && messages.get(end) instanceof Message.Tool) {
             end--;

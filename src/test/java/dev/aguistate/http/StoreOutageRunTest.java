@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.FaultyStoreResource;
 import dev.aguistate.testing.FaultyTcpProxy;
+import dev.aguistate.testing.LogCapture;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
@@ -18,11 +19,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +58,7 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
     }
 
     private static final Duration BOUND = Duration.ofSeconds(30);
+    private static final Duration POLL = Duration.ofMillis(20);
 
     private FaultyTcpProxy proxy;
 
@@ -136,6 +141,52 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
                 "the starting checkpoint is kept; the round whose checkpoint the stall held is not");
         assertEquals(request.runId(), thread.at("/activeRun/runId").asText(),
                 "the end could not be recorded either: the thread still names the run (a connect reports it lost)");
+    }
+
+    /**
+     * While the store is down, a run goes on for its client (its events reach the client directly), and every
+     * append of its events to the run's log fails: the log says so once when the appends start failing and once,
+     * with the count, when they work again, not once per append; and nothing is logged as an error.
+     */
+    @Test
+    void aStoreDownDuringARunIsLoggedOnceWhenItStartsAndOnceWhenItEnds() {
+        String[] words = new String[ANSWER_WORDS];
+        Arrays.setAll(words, n -> "word" + n + " ");
+        stub.enqueue(StubResponse.stream().text(words).delayBetweenChunks(Duration.ofMillis(10)).build());
+        RunRequests request = RunRequests.fresh().user("talk for a while");
+        try (LogCapture log = LogCapture.atLeast(Level.INFO);
+             SseClient.LiveStream run = client.open("/agui/stateless", request.json())) {
+            readWords(run, 5);
+            proxy.down();
+            readWords(run, 40);
+            proxy.pass();
+
+            JsonNode last = run.readUntil(event -> event.path("type").asText().matches("RUN_(FINISHED|ERROR)"))
+                    .orElseThrow();
+
+            assertEquals("RUN_FINISHED", last.path("type").asText(), run.events().toString());
+            assertEquals(String.join("", words), storedThread(request.threadId()).at("/messages/1/content").asText());
+            Instant deadline = Instant.now().plus(BOUND);
+            while (log.containing("works again").stream().noneMatch(line -> line.contains(APPENDS))) {
+                assertTrue(Instant.now().isBefore(deadline), "the appends never worked again: " + log.lines());
+                LockSupport.parkNanos(POLL.toNanos()); // polls a condition: the run's next append after the outage
+            }
+            List<String> appends = log.containing(APPENDS);
+            assertEquals(2, appends.size(), "one line as the appends start failing, one as they work again: "
+                    + appends);
+            assertTrue(appends.get(0).startsWith("WARN") && appends.get(1).startsWith("INFO"), appends.toString());
+            assertEquals(List.of(), log.errors());
+        }
+    }
+
+    /** What the log calls the appends of runs' events. */
+    private static final String APPENDS = "appending runs' events to their logs";
+    private static final int ANSWER_WORDS = 150;
+
+    private static void readWords(SseClient.LiveStream run, int count) {
+        for (int n = 0; n < count; n++) {
+            run.await("TEXT_MESSAGE_CONTENT");
+        }
     }
 
     private static void assertStoreUnavailable(Response response) {

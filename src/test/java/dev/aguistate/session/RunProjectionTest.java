@@ -67,7 +67,7 @@ class RunProjectionTest {
                 new AgUiEvent.TextMessageContent("a2", "booked."), new AgUiEvent.TextMessageEnd("a2"),
                 new AgUiEvent.RunFinished("t", "r", null, RunOutcome.SUCCESS, null));
 
-        RunProjection projection = RunProjection.of(stored, AgUiJson.tree("{}"), log(start, run));
+        RunProjection projection = RunProjection.over(stored, AgUiJson.tree("{}")).apply(log(start, run));
         List<AgUiEvent> joined = new ArrayList<>(projection.prelude("t", "r", true));
         joined.addAll(rest);
         List<AgUiEvent> whole = new ArrayList<>(run);
@@ -94,8 +94,8 @@ class RunProjectionTest {
         List<AgUiEvent> ended = new ArrayList<>(run.subList(0, 6));
         ended.add(new AgUiEvent.RunError("boom", "llm_unavailable", null));
 
-        RunProjection projection = RunProjection.of(List.of(QUESTION), AgUiJson.tree("{}"),
-                log(AgUiJson.tree("{}"), ended));
+        RunProjection projection = RunProjection.over(List.of(QUESTION), AgUiJson.tree("{}"))
+                .apply(log(AgUiJson.tree("{}"), ended));
 
         assertEquals("llm_unavailable", ((AgUiEvent.RunError) projection.terminal()).code());
     }

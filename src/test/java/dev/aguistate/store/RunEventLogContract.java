@@ -56,6 +56,23 @@ public abstract class RunEventLogContract {
     }
 
     @Test
+    void aLogReadsInPagesFromTheCursorToItsEnd() {
+        String key = newKey();
+        for (int seq = 0; seq < 2 * RunEventLog.PAGE + 10; seq += 500) {
+            append(log(), key, seq, Math.min(seq + 500, 2 * RunEventLog.PAGE + 10));
+        }
+
+        List<List<LoggedEvent>> fromStart = log().pages(key, -1).collect().asList().await().atMost(WAIT);
+        List<List<LoggedEvent>> fullPages = log().pages(key, 9).collect().asList().await().atMost(WAIT);
+
+        assertEquals(List.of(RunEventLog.PAGE, RunEventLog.PAGE, 10), fromStart.stream().map(List::size).toList());
+        assertEquals(entries(0, 2 * RunEventLog.PAGE + 10), fromStart.stream().flatMap(List::stream).toList());
+        assertEquals(List.of(RunEventLog.PAGE, RunEventLog.PAGE), fullPages.stream().map(List::size).toList(),
+                "no empty page after a full last one");
+        assertEquals(List.of(), log().pages(newKey(), -1).collect().asList().await().atMost(WAIT));
+    }
+
+    @Test
     void anUnknownLogReadsAsEmpty() {
         assertEquals(List.of(), read(newKey(), -1, 100));
     }

@@ -59,15 +59,21 @@ public abstract class StoreOutageContract {
         store = producer.threadStore(config());
     }
 
+    /** Also from a test that must see what happens when the store's client closes. */
     @AfterEach
-    void stop() throws Exception {
+    protected void stop() throws Exception {
         if (producer != null) {
             producer.close(store);
+            producer = null;
         }
         if (proxy != null) {
             proxy.close();
+            proxy = null;
         }
-        vertx.closeAndAwait();
+        if (vertx != null) {
+            vertx.closeAndAwait();
+            vertx = null;
+        }
     }
 
     /** The store's configuration, its server reached through the proxy. */

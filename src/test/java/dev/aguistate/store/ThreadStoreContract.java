@@ -325,6 +325,32 @@ public abstract class ThreadStoreContract {
     }
 
     @Test
+    void aSummaryCountsInItsThreadsSize() {
+        ThreadKey id = newId();
+        List<Message> messages = List.of(new Message.User("u1", "Plan a trip"));
+        commit(thread(id, text("x".repeat(MAX_THREAD_BYTES / 2)), messages), 0);
+        ConversationSummary tooLarge = summary("s".repeat(MAX_THREAD_BYTES * 6 / 10));
+        ConversationSummary fits = summary("s".repeat(MAX_THREAD_BYTES * 3 / 10));
+
+        assertInstanceOf(ThreadTooLarge.class, failureOf(() -> store().saveSummary(id, null, tooLarge)
+                .await().atMost(WAIT)), "half the limit and six tenths of it are over it");
+        assertNull(store().load(id).await().atMost(WAIT).orElseThrow().conversationSummary(), "nothing was saved");
+        assertTrue(store().saveSummary(id, null, fits).await().atMost(WAIT));
+        assertInstanceOf(ThreadTooLarge.class, failureOf(() -> commit(thread(id,
+                text("x".repeat(MAX_THREAD_BYTES * 8 / 10)), messages), 1)), "a commit counts the summary it keeps");
+
+        StoredThread kept = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(1, kept.version(), "the commit wrote nothing");
+        assertEquals(fits, kept.conversationSummary());
+        assertEquals(2, commit(thread(id, text("x".repeat(MAX_THREAD_BYTES * 6 / 10)), messages), 1).version(),
+                "what fits with the summary is committed");
+    }
+
+    private static ConversationSummary summary(String text) {
+        return new ConversationSummary(text, "u1", 1, Instant.parse("2026-11-23T10:00:00Z"));
+    }
+
+    @Test
     void oneSummarizerAtATimeAndApartFromTheRunClaim() {
         ThreadKey id = newId();
         RunLock run = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();

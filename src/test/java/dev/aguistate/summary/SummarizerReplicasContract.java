@@ -1,6 +1,7 @@
 package dev.aguistate.summary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -19,6 +20,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -61,6 +63,31 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
                 0, List.of())).await().atMost(WAIT);
         return messages;
     }
+
+    /**
+     * An upstream that ignores max_tokens (here a summary of about 5 MB) is read only up to
+     * {@code agui.run.summary.max-chars}: its stream is cut off there, and the summary saved as cut.
+     */
+    @Test
+    void aSummaryOverTheLimitIsReadOnlyUpToItAndSavedCut() {
+        String threadId = "thread-" + UUID.randomUUID();
+        List<Message> messages = twentyMessagesStored(threadId);
+        String[] deltas = new String[HUGE_DELTAS];
+        Arrays.fill(deltas, LONG_WINDED);
+        stub.answerWhen(SUMMARIZER, StubResponse.stream().text(deltas).build());
+
+        ThreadKey thread = new ThreadKey("anonymous", threadId);
+        assertEquals(Summarizer.Outcome.SAVED, summarizer.summarize(TestAgents.SUMMARIZING, thread, messages, null)
+                .await().atMost(WAIT));
+
+        String saved = store.load(thread).await().atMost(WAIT).orElseThrow().conversationSummary().text();
+        assertEquals(LONG_WINDED.repeat(HUGE_DELTAS).substring(0, config.charLimit()).strip(), saved);
+        assertTrue(stub.awaitClientDisconnect(WAIT), "the rest of the stream is not read");
+    }
+
+    private static final String LONG_WINDED = "The user asked ten questions and got ten answers, at length. ".repeat(16);
+    /** About 5 MB of summary. */
+    private static final int HUGE_DELTAS = 5_000;
 
     @Test
     void whileOneReplicaSummarizesAThreadTheOtherDoesNotAskTheModel() {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.session.Caller;
+import dev.aguistate.store.ConversationSummary;
+import dev.aguistate.store.ThreadStore;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -14,8 +17,11 @@ import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TestAgents;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -35,6 +41,11 @@ class SummaryRunTest extends StubbedLlmTestBase {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Predicate<JsonNode> SUMMARIZER = request ->
             request.path("model").asText().equals(TestAgents.SUMMARY_MODEL);
+
+    @Inject
+    ThreadStore store;
+    @Inject
+    SummaryConfig summaryConfig;
 
     private String threadId;
     private int turn;
@@ -128,6 +139,56 @@ class SummaryRunTest extends StubbedLlmTestBase {
         assertTrue(after.stream().noneMatch(c -> c.contains("SUMMARY ONE")), after.toString());
         assertFalse(after.contains(question(4)), after.toString());
     }
+
+    /**
+     * An upstream that ignores max_tokens (a summary of about 5 MB) is read only up to agui.run.summary.max-chars:
+     * the summary is cut there, the thread API shows it so, and the runs after it go on with it.
+     */
+    @Test
+    void aSummaryOverTheLimitIsCutThereAndTheRunsGoOnWithIt() {
+        newThread();
+        String[] deltas = new String[5_000];
+        Arrays.fill(deltas, LONG_WINDED);
+        stub.answerWhen(SUMMARIZER, StubResponse.stream().text(deltas).build());
+        for (int i = 0; i < 4; i++) {
+            ask();
+        }
+        String cut = LONG_WINDED.repeat(deltas.length).substring(0, summaryConfig.charLimit()).strip();
+
+        awaitSummary(cut);
+        List<String> seen = contents(ask());
+
+        assertTrue(stub.awaitClientDisconnect(WAIT), "the rest of the summary is not read");
+        assertTrue(seen.stream().anyMatch(c -> c.contains(cut)), "the model gets the summary as cut");
+    }
+
+    /**
+     * A summary over the limit that is stored already (an upstream ignored max_tokens before summaries were read
+     * only up to the limit) is not shown to the model, and the next summary starts again from the first message,
+     * in its place.
+     */
+    @Test
+    void aStoredSummaryOverTheLimitIsNotUsedAndTheNextOneReplacesIt() {
+        newThread();
+        ask();
+        ask();
+        String through = storedThread(threadId).at("/messages/1/id").asText();
+        store.saveSummary(Caller.ANONYMOUS.thread(threadId), null, new ConversationSummary(LONG_WINDED.repeat(200), through, 2,
+                Instant.now())).await().atMost(WAIT);
+        stub.answerWhen(SUMMARIZER, StubResponse.stream().text("SUMMARY AGAIN: days 1 to 2 are planned.").build());
+
+        List<String> seen = contents(ask());
+        ask();
+
+        assertTrue(seen.stream().noneMatch(c -> c.contains(LONG_WINDED)), "the model does not get it: " + seen);
+        assertTrue(seen.contains(question(1)), "but the messages it covers: " + seen);
+        awaitSummary("SUMMARY AGAIN: days 1 to 2 are planned.");
+        String asked = summarizerRequests().get(0).at("/messages/1/content").asText();
+        assertFalse(asked.contains(LONG_WINDED), "the new summary does not build on it");
+        assertTrue(asked.contains(question(1)), "it starts again from the first message: " + asked);
+    }
+
+    private static final String LONG_WINDED = "Days 1 and 2 in Lisbon are planned, at great length. ".repeat(20);
 
     @Test
     void aSummarizerThatFailsLeavesTheRunsAsTheyWere() {

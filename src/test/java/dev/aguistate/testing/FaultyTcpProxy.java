@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  *       served as the mode says.</li>
  *   <li>{@link #failOver()}: the connections open now stay silent for good while new ones pass: a server replaced,
  *       or a network path that dropped its flows, without telling the clients.</li>
+ *   <li>{@link #down()}: closes every open connection, and each new one as soon as it is made, until
+ *       {@link #pass()}: a server that stopped. Clients fail at once.</li>
  * </ul>
  *
  * Each connection has two pumps, one per direction; a pump holds a chunk it read until the mode lets it through
@@ -80,6 +82,7 @@ public final class FaultyTcpProxy implements AutoCloseable {
     });
     private final Set<Link> links = new HashSet<>(); // guarded by this
     private boolean stalled; // guarded by this
+    private boolean down; // guarded by this
     private int heldRequests; // guarded by this: pumps holding bytes on their way to the server
     private volatile boolean closed;
 
@@ -116,15 +119,23 @@ public final class FaultyTcpProxy implements AutoCloseable {
 
     public synchronized void pass() {
         stalled = false;
+        down = false;
         notifyAll();
     }
 
     public synchronized void stall() {
+        down = false;
         stalled = true;
     }
 
     public synchronized void cut() {
         Set.copyOf(links).forEach(this::close);
+    }
+
+    public synchronized void down() {
+        down = true;
+        stalled = false;
+        cut();
     }
 
     public synchronized void failOver() {
@@ -151,6 +162,10 @@ public final class FaultyTcpProxy implements AutoCloseable {
                 }
                 return;
             }
+            if (isDown()) {
+                closeQuietly(client);
+                continue;
+            }
             try {
                 Socket upstream = new Socket(server.getHost(), server.getPort());
                 client.setTcpNoDelay(true);
@@ -165,6 +180,10 @@ public final class FaultyTcpProxy implements AutoCloseable {
                 closeQuietly(client);
             }
         }
+    }
+
+    private synchronized boolean isDown() {
+        return down;
     }
 
     /**

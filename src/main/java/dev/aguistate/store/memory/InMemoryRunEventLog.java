@@ -90,7 +90,7 @@ public final class InMemoryRunEventLog implements RunEventLog {
     /** The keys of logs whose run ended, in that order: the first makes room first. */
     private final LinkedHashSet<String> ended = new LinkedHashSet<>();
     private long heldBytes;
-    private final LogFollowers followers = new LogFollowers(Optional.empty());
+    private final LogFollowers followers = new LogFollowers(Optional.empty(), LogFollowers.Watch.NONE);
 
     public InMemoryRunEventLog(Clock clock, Duration idleTtl, int maxEvents, long maxBytes) {
         this.clock = clock;

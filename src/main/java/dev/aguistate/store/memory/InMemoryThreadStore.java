@@ -11,6 +11,7 @@ import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.smallrye.mutiny.Uni;
@@ -36,7 +37,7 @@ import java.util.UUID;
  * least recently used threads make room, save those a run holds: dropping one would fail its run's next commit
  * (the thread gone, the version behind), losing the run's work, so a store whose threads are all held goes over
  * its bounds by what the runs in progress hold, which they hold in memory anyway. A thread larger than
- * {@code maxThreadBytes}, or than the whole budget, is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
+ * {@code maxThreadBytes} with its summary, or than the whole budget, is refused with {@link ThreadTooLarge}. Shared scopes are not counted: there is one per user and one for the
  * application, each no larger than a thread. Threads unused for {@code ttl} expire ({@link #evictExpired()} runs
  * periodically; expired threads are also invisible before that). One lock guards everything, which keeps commits
  * atomic and is cheap next to an LLM call; a commit's JSON is written before it takes the lock. A listing reads only
@@ -47,13 +48,13 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     /**
      * A stored thread: its JSON, what a listing or a version check reads without parsing it, and its summary of the
-     * earlier conversation (immutable; its few kilobytes are not counted).
+     * earlier conversation with the size of its JSON, which counts in the thread's.
      */
     private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt,
-                        ConversationSummary conversationSummary) {
+                        ConversationSummary conversationSummary, long summaryBytes) {
 
         long bytes() {
-            return json.threadBytes();
+            return json.threadBytes() + summaryBytes;
         }
 
         StoredThread thread() {
@@ -65,11 +66,11 @@ public final class InMemoryThreadStore implements ThreadStore {
         }
 
         Held until(Instant expiry) {
-            return new Held(owner, summary, json, expiry, conversationSummary);
+            return new Held(owner, summary, json, expiry, conversationSummary, summaryBytes);
         }
 
-        Held summarized(ConversationSummary newSummary) {
-            return new Held(owner, summary, json, expiresAt, newSummary);
+        Held summarized(ConversationSummary newSummary, long newSummaryBytes) {
+            return new Held(owner, summary, json, expiresAt, newSummary, newSummaryBytes);
         }
     }
 
@@ -150,10 +151,15 @@ public final class InMemoryThreadStore implements ThreadStore {
         for (ThreadCommit.ScopeWrite write : commit.scopes()) {
             scopes.put(write.scope(), new ScopedState(write.scope(), write.state().deepCopy(), write.expectedVersion() + 1));
         }
+        long summaryBytes = current == null ? 0 : current.summaryBytes();
+        if (json.threadBytes() + summaryBytes > maxThreadBytes) {
+            throw new ThreadTooLarge("thread " + next.threadId() + " with its summary", json.threadBytes()
+                    + summaryBytes, maxThreadBytes);
+        }
         StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
         remove(next.key());
         Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
-                current == null ? null : current.conversationSummary());
+                current == null ? null : current.conversationSummary(), summaryBytes);
         makeRoom(held.bytes());
         put(held);
         heldBytes += held.bytes();
@@ -294,17 +300,24 @@ public final class InMemoryThreadStore implements ThreadStore {
 
     @Override
     public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
-        return Uni.createFrom().item(() -> saveSummaryNow(thread, previousThrough, summary));
+        return Uni.createFrom().item(() -> saveSummaryNow(thread, previousThrough, summary,
+                ThreadJson.summaryBytes(summary)));
     }
 
-    private synchronized boolean saveSummaryNow(ThreadKey thread, String previousThrough,
-                                                ConversationSummary summary) {
+    private synchronized boolean saveSummaryNow(ThreadKey thread, String previousThrough, ConversationSummary summary,
+                                                long summaryBytes) {
         Held held = live(thread);
         ConversationSummary current = held == null ? null : held.conversationSummary();
         if (held == null || !Objects.equals(current == null ? null : current.throughMessageId(), previousThrough)) {
             return false;
         }
-        put(held.summarized(summary));
+        long threadBytes = held.json().threadBytes() + summaryBytes;
+        if (threadBytes > maxThreadBytes) {
+            throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", threadBytes,
+                    maxThreadBytes);
+        }
+        heldBytes += summaryBytes - held.summaryBytes();
+        put(held.summarized(summary, summaryBytes));
         return true;
     }
 

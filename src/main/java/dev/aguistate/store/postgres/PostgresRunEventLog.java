@@ -61,15 +61,15 @@ public final class PostgresRunEventLog implements RunEventLog {
             WITH gone AS (DELETE FROM agui_run_logs WHERE expires_at <= now() RETURNING run_key)
             DELETE FROM agui_run_events e USING gone WHERE e.run_key = gone.run_key""";
 
-    private final Pool pool;
+    private final PooledStatements statements;
     private final int maxEvents;
     private final Interval idleTtl;
     private final Duration timeout;
-    private final LogFollowers followers = new LogFollowers(Optional.of(RECHECK_EVERY));
+    private final LogFollowers followers = new LogFollowers(Optional.of(RECHECK_EVERY), LogFollowers.Watch.NONE);
 
     /** Listens on {@code subscriber}, which the caller connects and closes. */
     public PostgresRunEventLog(Pool pool, PgSubscriber subscriber, int maxEvents, Duration idleTtl, Duration timeout) {
-        this.pool = pool;
+        this.statements = new PooledStatements(pool);
         this.maxEvents = maxEvents;
         this.idleTtl = Interval.of(idleTtl);
         this.timeout = timeout;
@@ -89,18 +89,18 @@ public final class PostgresRunEventLog implements RunEventLog {
             jsons[n] = kept.get(n).json();
         }
         long dropUpTo = seqs[seqs.length - 1] - maxEvents;
-        return timed(pool.preparedQuery(APPEND).execute(Tuple.of(key, seqs, jsons, idleTtl, dropUpTo)))
+        return timed(statements.execute(APPEND, Tuple.of(key, seqs, jsons, idleTtl, dropUpTo)))
                 .replaceWithVoid();
     }
 
     @Override
     public Uni<Void> expireAfter(String key, Duration ttl) {
-        return timed(pool.preparedQuery(EXPIRE).execute(Tuple.of(key, Interval.of(ttl)))).replaceWithVoid();
+        return timed(statements.execute(EXPIRE, Tuple.of(key, Interval.of(ttl)))).replaceWithVoid();
     }
 
     @Override
     public Uni<List<LoggedEvent>> read(String key, long afterSeq, int max) {
-        return timed(pool.preparedQuery(READ).execute(Tuple.of(key, afterSeq, max))).map(rows -> {
+        return timed(statements.execute(READ, Tuple.of(key, afterSeq, max))).map(rows -> {
             List<LoggedEvent> entries = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 entries.add(new LoggedEvent(row.getLong("seq"), row.getString("json")));
@@ -116,7 +116,7 @@ public final class PostgresRunEventLog implements RunEventLog {
 
     /** Deletes expired logs; returns how many entries went. Runs periodically. */
     public Uni<Integer> deleteExpired() {
-        return timed(pool.query(DELETE_EXPIRED).execute()).map(RowSet::rowCount);
+        return timed(statements.execute(DELETE_EXPIRED)).map(RowSet::rowCount);
     }
 
     /** How many followers wait in this replica. */

@@ -20,20 +20,20 @@ public final class PostgresStopSignals implements StopSignals {
     static final String CHANNEL = "agui_run_stop";
     private static final String SEND = "SELECT pg_notify('agui_run_stop', $1)";
 
-    private final Pool pool;
+    private final PooledStatements statements;
     private final Duration timeout;
     private final LocalStopSignals listeners = new LocalStopSignals();
 
     /** Listens on {@code subscriber}, which the caller connects and closes. */
     public PostgresStopSignals(Pool pool, PgSubscriber subscriber, Duration timeout) {
-        this.pool = pool;
+        this.statements = new PooledStatements(pool);
         this.timeout = timeout;
         subscriber.channel(CHANNEL).handler(listeners::deliver);
     }
 
     @Override
     public Uni<Void> send(String key) {
-        return StoreCalls.timed(pool.preparedQuery(SEND).execute(Tuple.of(key)), timeout).replaceWithVoid();
+        return StoreCalls.timed(statements.execute(SEND, Tuple.of(key)), timeout).replaceWithVoid();
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.smallrye.mutiny.Uni;
@@ -70,14 +71,14 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
                   = (excluded.agent, excluded.state, excluded.messages, excluded.message_count,
                      1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL)
                 WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
-            RETURNING version, created_at, updated_at""";
+            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes""";
 
     private static final String UPDATE_THREAD = """
             UPDATE agui_threads
             SET agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
                 version = version + 1, updated_at = now(), expires_at = now() + $7::interval, meta = $8::text::json
             WHERE owner = $1 AND thread_id = $2 AND version = $9 AND expires_at > now()
-            RETURNING version, created_at, updated_at""";
+            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes""";
 
     private static final String THREAD_VERSION = """
             SELECT version FROM agui_threads WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
@@ -124,10 +125,26 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
             UPDATE agui_thread_locks SET expires_at = now() + $4::interval
             WHERE owner = $1 AND thread_id = $2 AND token = $3 AND expires_at > now()""";
 
-    /** Only while the stored summary is the expected one; the version and the update time stay. */
+    /**
+     * Only while the stored summary is the expected one, and the thread with it fits $5 bytes; the version and the
+     * update time stay. Answers whether it saved, and what the thread without a summary takes when it found the
+     * expected one (as the statement began): with {@code saved} false, that tells a summary too large from one that
+     * moved on.
+     */
     private static final String SAVE_SUMMARY = """
-            UPDATE agui_threads SET summary = $4::text::json, summary_through = $5
-            WHERE owner = $1 AND thread_id = $2 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $3""";
+            WITH saved AS (
+                UPDATE agui_threads SET summary = $4::text::json, summary_through = $5
+                WHERE owner = $1 AND thread_id = $2 AND expires_at > now() AND summary_through IS NOT DISTINCT FROM $3
+                  AND octet_length(state::text) + octet_length(messages::text) + coalesce(octet_length(meta::text), 0)
+                      + octet_length($4::text) <= $6
+                RETURNING 1)
+            SELECT EXISTS (SELECT 1 FROM saved) AS saved,
+                   (SELECT octet_length(state::text) + octet_length(messages::text)
+                           + coalesce(octet_length(meta::text), 0)
+                    FROM agui_threads
+                    WHERE owner = $1 AND thread_id = $2 AND expires_at > now()
+                      AND summary_through IS NOT DISTINCT FROM $3)
+                       AS thread_bytes""";
 
     private static final String LOCK_SUMMARY = """
             INSERT INTO agui_summary_locks AS l (owner, thread_id, token, expires_at)
@@ -147,12 +164,14 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     private static final String PING = "SELECT 1";
 
     private final Pool pool;
+    private final PooledStatements statements;
     private final Interval ttl;
     private final Interval refreshSlack;
     private final long maxThreadBytes;
 
     public PostgresThreadStore(Pool pool, Duration ttl, long maxThreadBytes) {
         this.pool = pool;
+        this.statements = new PooledStatements(pool);
         this.ttl = Interval.of(ttl);
         this.refreshSlack = Interval.of(ttl.dividedBy(100));
         this.maxThreadBytes = maxThreadBytes;
@@ -160,7 +179,7 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<Optional<StoredThread>> load(ThreadKey thread) {
-        return pool.preparedQuery(LOAD).execute(key(thread).addValue(ttl).addValue(refreshSlack)).map(rows ->
+        return statements.execute(LOAD, key(thread).addValue(ttl).addValue(refreshSlack)).map(rows ->
                 first(rows).map(row -> new StoredThread(thread.threadId(), thread.owner(), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
                         ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
@@ -169,7 +188,7 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<ScopedState> loadScope(String scope) {
-        return pool.preparedQuery(LOAD_SCOPE).execute(Tuple.of(scope)).map(rows -> first(rows)
+        return statements.execute(LOAD_SCOPE, Tuple.of(scope)).map(rows -> first(rows)
                 .map(row -> new ScopedState(scope, ThreadJson.state(row.getString("state")), row.getLong("version")))
                 .orElseGet(() -> new ScopedState(scope, JsonNodeFactory.instance.objectNode(), 0)));
     }
@@ -193,6 +212,11 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
         return guarded(connection, write, THREAD_VERSION, key(thread.key()), "thread " + thread.threadId(), expected)
                 .map(rows -> {
                     Row row = rows.iterator().next();
+                    long bytes = json.threadBytes() + row.getLong("summary_bytes");
+                    if (bytes > maxThreadBytes) { // the transaction rolls back
+                        throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", bytes,
+                                maxThreadBytes);
+                    }
                     return thread.committed(row.getLong("version"), instant(row, "created_at"),
                             instant(row, "updated_at"));
                 });
@@ -235,13 +259,13 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<Boolean> delete(ThreadKey thread) {
-        return pool.preparedQuery(DELETE).execute(key(thread))
+        return statements.execute(DELETE, key(thread))
                 .map(rows -> first(rows).map(row -> row.getBoolean(0)).orElse(false));
     }
 
     @Override
     public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
-        return pool.preparedQuery(LIST).execute(Tuple.of(owner, limit, offset)).map(rows ->
+        return statements.execute(LIST, Tuple.of(owner, limit, offset)).map(rows ->
                 StreamSupport.stream(rows.spliterator(), false).map(row -> new ThreadSummary(
                         row.getString("thread_id"), row.getString("agent"), row.getLong("version"),
                         row.getInteger("message_count"), instant(row, "created_at"), instant(row, "updated_at")))
@@ -251,14 +275,14 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
     @Override
     public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
         RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
-        return pool.preparedQuery(LOCK).execute(key(thread).addString(lock.token()).addValue(Interval.of(lockTtl))
+        return statements.execute(LOCK, key(thread).addString(lock.token()).addValue(Interval.of(lockTtl))
                         .addString(runId))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
     }
 
     @Override
     public Uni<Optional<RunLock>> claim(ThreadKey thread) {
-        return pool.preparedQuery(CLAIM).execute(key(thread)).map(rows -> {
+        return statements.execute(CLAIM, key(thread)).map(rows -> {
             Iterator<Row> found = rows.iterator();
             if (!found.hasNext()) {
                 return Optional.empty();
@@ -270,48 +294,56 @@ public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
 
     @Override
     public Uni<Boolean> renew(RunLock lock, Duration lockTtl) {
-        return pool.preparedQuery(RENEW).execute(key(lock.thread()).addString(lock.token())
+        return statements.execute(RENEW, key(lock.thread()).addString(lock.token())
                         .addValue(Interval.of(lockTtl)))
                 .map(rows -> rows.rowCount() == 1);
     }
 
     @Override
     public Uni<Void> unlock(RunLock lock) {
-        return pool.preparedQuery(UNLOCK).execute(key(lock.thread()).addString(lock.token())).replaceWithVoid();
+        return statements.execute(UNLOCK, key(lock.thread()).addString(lock.token())).replaceWithVoid();
     }
 
     @Override
     public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
-        return pool.preparedQuery(SAVE_SUMMARY).execute(key(thread).addString(previousThrough)
-                .addString(ThreadJson.summary(summary)).addString(summary.throughMessageId()))
-                .map(rows -> rows.rowCount() == 1);
+        return statements.execute(SAVE_SUMMARY, key(thread).addString(previousThrough)
+                .addString(ThreadJson.summary(summary)).addString(summary.throughMessageId())
+                .addLong(maxThreadBytes)).map(rows -> {
+                    Row row = rows.iterator().next();
+                    Long threadBytes = row.getLong("thread_bytes");
+                    long bytes = threadBytes == null ? 0 : threadBytes + ThreadJson.summaryBytes(summary);
+                    if (!row.getBoolean("saved") && bytes > maxThreadBytes) {
+                        throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", bytes,
+                                maxThreadBytes);
+                    }
+                    return row.getBoolean("saved");
+                });
     }
 
     @Override
     public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration lockTtl) {
         SummaryLock lock = new SummaryLock(thread, UUID.randomUUID().toString());
-        return pool.preparedQuery(LOCK_SUMMARY).execute(key(thread).addString(lock.token())
+        return statements.execute(LOCK_SUMMARY, key(thread).addString(lock.token())
                         .addValue(Interval.of(lockTtl)))
                 .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
     }
 
     @Override
     public Uni<Void> unlockSummary(SummaryLock lock) {
-        return pool.preparedQuery(UNLOCK_SUMMARY).execute(key(lock.thread()).addString(lock.token()))
-                .replaceWithVoid();
+        return statements.execute(UNLOCK_SUMMARY, key(lock.thread()).addString(lock.token())).replaceWithVoid();
     }
 
     /** Deletes expired threads and lapsed claims; returns how many threads went. Runs periodically. */
     public Uni<Integer> deleteExpired() {
-        return pool.query(DELETE_LAPSED_LOCKS).execute()
-                .chain(() -> pool.query(DELETE_LAPSED_SUMMARY_LOCKS).execute())
-                .chain(() -> pool.query(DELETE_EXPIRED_THREADS).execute())
+        return statements.execute(DELETE_LAPSED_LOCKS)
+                .chain(() -> statements.execute(DELETE_LAPSED_SUMMARY_LOCKS))
+                .chain(() -> statements.execute(DELETE_EXPIRED_THREADS))
                 .map(RowSet::rowCount);
     }
 
     @Override
     public Uni<Void> ping() {
-        return pool.query(PING).execute().replaceWithVoid();
+        return statements.execute(PING).replaceWithVoid();
     }
 
     /** Closing sends each connection's Terminate message; there is nothing to wait for. */

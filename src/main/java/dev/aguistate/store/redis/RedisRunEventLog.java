@@ -1,6 +1,5 @@
 package dev.aguistate.store.redis;
 
-import dev.aguistate.store.LogFollowers;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.StoreCalls;
@@ -9,7 +8,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisOptions;
@@ -24,32 +22,30 @@ import java.util.List;
  * nodes of a stream, by default of 100 entries, so it keeps up to that many more) and expires {@code idleTtl} after
  * its latest append, or when the time {@link #expireAfter} gave it is up.
  *
- * <p>A follower has a connection of its own ({@code XREAD BLOCK} holds its connection while it waits, which would
- * starve the pool that other calls share), made by a client of its own, closed when the reader cancels, and named
- * {@code agui-follow:<key>} in {@code CLIENT LIST}. It blocks for at most {@code timeout} at a time, so a
- * connection whose server went silent fails the follow within twice the timeout.
+ * <p>Followers read with {@code XRANGE} on the shared client, and wait for more on {@code followConnections}
+ * connections shared by all of this replica's followers ({@link RedisLogFollowers}: {@code XREAD BLOCK} holds its
+ * connection while it waits, which would starve the pool that other calls share). A waiting follower reads again
+ * every {@code timeout} anyway, so a follower of a server that went silent fails within twice the timeout.
  */
 public final class RedisRunEventLog implements RunEventLog, AutoCloseable {
 
     private static final String STREAM = "agui:run:";
-    private static final String FOLLOWER_NAME = "agui-follow:";
     private static final RedisScript APPEND = RedisScript.named("append");
 
-    private final Vertx vertx;
     private final Redis redis;
-    private final RedisOptions followerOptions;
     private final int maxEvents;
     private final Duration idleTtl;
     private final Duration timeout;
+    private final RedisLogFollowers followers;
 
-    /** {@code options}: the shared client's, from which followers' clients are made. */
-    public RedisRunEventLog(Vertx vertx, RedisOptions options, int maxEvents, Duration idleTtl, Duration timeout) {
-        this.vertx = vertx;
+    /** {@code options}: the shared client's, from which the followers' connections are made. */
+    public RedisRunEventLog(Vertx vertx, RedisOptions options, int maxEvents, Duration idleTtl, Duration timeout,
+                            int followConnections) {
         this.redis = Redis.createClient(vertx, options);
-        this.followerOptions = new RedisOptions(options).setMaxPoolSize(1).setMaxPoolWaiting(1);
         this.maxEvents = maxEvents;
         this.idleTtl = idleTtl;
         this.timeout = timeout;
+        this.followers = new RedisLogFollowers(vertx, redis, options, followConnections, timeout, STREAM);
     }
 
     @Override
@@ -77,35 +73,16 @@ public final class RedisRunEventLog implements RunEventLog, AutoCloseable {
 
     @Override
     public Multi<LoggedEvent> follow(String key, long afterSeq) {
-        return Multi.createFrom().resource(() -> Redis.createClient(vertx, followerOptions),
-                        client -> timed(client.connect().call(connection -> connection.send(
-                                Request.cmd(Command.CLIENT).arg("SETNAME").arg(FOLLOWER_NAME + key))))
-                                .onItem().transformToMulti(connection -> readOn(connection, key, afterSeq)))
-                .withFinalizer(Redis::close);
-    }
-
-    /** Waits for entries above the cursor with {@code XREAD BLOCK}, again and again; the finalizer closes it. */
-    private Multi<LoggedEvent> readOn(RedisConnection connection, String key, long afterSeq) {
-        long[] cursor = {afterSeq};
-        return Multi.createBy().repeating()
-                .uni(() -> StoreCalls.timed(connection.send(Request.cmd(Command.XREAD)
-                                        .arg("COUNT").arg(LogFollowers.BATCH).arg("BLOCK").arg(timeout.toMillis())
-                                        .arg("STREAMS").arg(STREAM + key).arg(cursor[0] < 0 ? "0-0" : id(cursor[0]))),
-                                timeout.multipliedBy(2))
-                        .map(streams -> {
-                            List<LoggedEvent> entries = streams == null ? List.of()
-                                    : entries(streams.isMap() ? streams.get(STREAM + key) : streams.get(0).get(1));
-                            if (!entries.isEmpty()) {
-                                cursor[0] = entries.get(entries.size() - 1).seq();
-                            }
-                            return entries;
-                        }))
-                .indefinitely()
-                .onItem().disjoint();
+        return followers.follow(key, afterSeq, (after, max) -> read(key, after, max));
     }
 
     private static String id(long seq) {
         return seq + "-1";
+    }
+
+    /** The stream id that entries above {@code seq} come after ({@code XREAD} reads strictly after it). */
+    static String after(long seq) {
+        return seq < 0 ? "0-0" : id(seq);
     }
 
     /** Stream entries as XRANGE and XREAD give them: each its id and its fields. */
@@ -124,6 +101,7 @@ public final class RedisRunEventLog implements RunEventLog, AutoCloseable {
 
     @Override
     public void close() {
+        followers.close();
         redis.close();
     }
 }

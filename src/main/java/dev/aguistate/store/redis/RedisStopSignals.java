@@ -1,5 +1,6 @@
 package dev.aguistate.store.redis;
 
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreCalls;
 import dev.aguistate.store.LocalStopSignals;
@@ -27,6 +28,9 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RedisStopSignals.class);
     static final String CHANNEL = "agui:run-stop";
     private static final Duration RESUBSCRIBE_AFTER = Duration.ofSeconds(1);
+    private static final OutageLog SUBSCRIPTION = new OutageLog(LOG, "the subscription to " + CHANNEL,
+            "stop requests from other replicas are missed; it is made again every " + RESUBSCRIBE_AFTER.toSeconds()
+                    + " s");
 
     private final Vertx vertx;
     private final Redis publisher;
@@ -73,9 +77,11 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
                             failure));
                     return connection.send(Request.cmd(Command.SUBSCRIBE).arg(CHANNEL));
                 }), timeout)
-                .subscribe().with(connection -> subscribed = connection, failure -> {
-                    LOG.warnf("subscribing to %s failed (%s); retrying in %s", CHANNEL, failure.getMessage(),
-                            RESUBSCRIBE_AFTER);
+                .subscribe().with(connection -> {
+                    subscribed = connection;
+                    SUBSCRIPTION.succeeded();
+                }, failure -> {
+                    SUBSCRIPTION.failed("subscribing", failure);
                     client.close();
                     vertx.setTimer(RESUBSCRIBE_AFTER.toMillis(), timer -> subscribe());
                 });
@@ -92,7 +98,7 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
         subscribed = null;
         subscriber.close();
         if (!closed) {
-            LOG.warnf("the subscription to %s was lost; subscribing again in %s", CHANNEL, RESUBSCRIBE_AFTER);
+            SUBSCRIPTION.failed("lost", "the connection closed");
             vertx.setTimer(RESUBSCRIBE_AFTER.toMillis(), timer -> subscribe());
         }
     }

@@ -11,6 +11,7 @@ import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.smallrye.mutiny.Uni;
@@ -120,7 +121,7 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
         List<String> args = new ArrayList<>(List.of(thread.threadId(), Long.toString(commit.expectedVersion()),
                 millis(ttl), thread.owner(), thread.agent(), ThreadJson.text(json.state()),
                 ThreadJson.text(json.messages()), Integer.toString(thread.messages().size()),
-                ThreadJson.text(json.meta())));
+                ThreadJson.text(json.meta()), Long.toString(json.threadBytes()), Long.toString(maxThreadBytes)));
         for (int n = 0; n < commit.scopes().size(); n++) {
             ThreadCommit.ScopeWrite write = commit.scopes().get(n);
             keys.add(SCOPE + write.scope());
@@ -130,6 +131,10 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
         return COMMIT.run(redis, keys, args).map(reply -> {
             if (reply.get(0).toString().equals("conflict")) {
                 throw conflict(commit, reply.get(1).toInteger(), reply.get(2).toLong());
+            }
+            if (reply.get(0).toString().equals("too_large")) {
+                throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", reply.get(1).toLong(),
+                        maxThreadBytes);
             }
             return thread.committed(reply.get(1).toLong(), instant(reply.get(2)), instant(reply.get(3)));
         });
@@ -204,8 +209,14 @@ public final class RedisThreadStore implements ThreadStore, AutoCloseable {
     @Override
     public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
         return SAVE_SUMMARY.run(redis, List.of(threadKey(thread)), List.of(previousThrough == null ? ""
-                : previousThrough, ThreadJson.summary(summary), summary.throughMessageId()))
-                .map(saved -> saved.toInteger() == 1);
+                : previousThrough, ThreadJson.summary(summary), summary.throughMessageId(),
+                Long.toString(maxThreadBytes))).map(saved -> {
+                    if (saved.toLong() < 0) {
+                        throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary",
+                                -saved.toLong(), maxThreadBytes);
+                    }
+                    return saved.toLong() == 1;
+                });
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.aguistate.store.wiring;
 
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.LocalStopSignals;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.StopSignals;
@@ -38,6 +39,8 @@ class RunEventLogProducer {
 
     /** Expired logs are invisible at once; this only frees their space. */
     private static final Duration CLEAN_UP_EVERY = Duration.ofMinutes(1);
+    private static final OutageLog CLEAN_UPS = new OutageLog(LOG, "deleting expired run logs",
+            "expired ones are invisible already; it is tried again every " + CLEAN_UP_EVERY.toSeconds() + " s");
     /** The in-memory logs' share of the maximum heap when {@code agui.store.run-log.memory-max-bytes} is not set. */
     private static final int HEAP_SHARE_DIVISOR = 16;
     private static final long RELISTEN_AFTER_MILLIS = 1000;
@@ -61,7 +64,7 @@ class RunEventLogProducer {
         return switch (config.kind()) {
             case MEMORY -> memory(runLog);
             case REDIS -> new RedisRunEventLog(vertx, ThreadStoreProducer.redisOptions(config), runLog.maxEvents(),
-                    runLog.idleTtl(), config.timeout());
+                    runLog.idleTtl(), config.timeout(), config.redis().followConnections());
             case POSTGRES -> postgres(runLog);
         };
     }
@@ -90,8 +93,11 @@ class RunEventLogProducer {
         PostgresRunEventLog log = new PostgresRunEventLog(pool(), subscriber(), runLog.maxEvents(), runLog.idleTtl(),
                 config.timeout());
         cleanUpTimer = vertx.setPeriodic(CLEAN_UP_EVERY.toMillis(), timer -> log.deleteExpired().subscribe()
-                .with(deleted -> LOG.debugf("deleted %d entries of expired run logs", deleted),
-                        failure -> LOG.warn("deleting expired run logs failed; retrying later", failure)));
+                .with(deleted -> {
+                            CLEAN_UPS.succeeded();
+                            LOG.debugf("deleted %d entries of expired run logs", deleted);
+                        },
+                        failure -> CLEAN_UPS.failed("the periodic clean-up", failure)));
         return log;
     }
 

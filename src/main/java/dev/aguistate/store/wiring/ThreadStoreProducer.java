@@ -1,5 +1,6 @@
 package dev.aguistate.store.wiring;
 
+import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.TimedThreadStore;
@@ -40,6 +41,8 @@ public class ThreadStoreProducer {
 
     /** Expired threads are invisible at once; this only frees their space. */
     private static final Duration CLEAN_UP_EVERY = Duration.ofMinutes(1);
+    private static final OutageLog CLEAN_UPS = new OutageLog(LOG, "deleting expired threads",
+            "expired ones are invisible already; it is tried again every " + CLEAN_UP_EVERY.toSeconds() + " s");
     private static final Duration MIGRATION_TIMEOUT = Duration.ofMinutes(1);
     /** The Redis client's default queue for a free connection (24) would fail runs under a burst of load. */
     private static final int REDIS_MAX_WAITING = 1024;
@@ -128,8 +131,11 @@ public class ThreadStoreProducer {
         Pool pool = PgBuilder.pool().with(pooling).connectingTo(postgresOptions(config)).using(vertx).build();
         PostgresThreadStore store = new PostgresThreadStore(pool, config.ttl(), config.maxThreadBytes());
         cleanUpTimer = vertx.setPeriodic(CLEAN_UP_EVERY.toMillis(), timer -> store.deleteExpired().subscribe()
-                .with(deleted -> LOG.debugf("deleted %d expired threads", deleted),
-                        failure -> LOG.warn("deleting expired threads failed; retrying later", failure)));
+                .with(deleted -> {
+                            CLEAN_UPS.succeeded();
+                            LOG.debugf("deleted %d expired threads", deleted);
+                        },
+                        failure -> CLEAN_UPS.failed("the periodic clean-up", failure)));
         return new TimedThreadStore(store, config.timeout());
     }
 

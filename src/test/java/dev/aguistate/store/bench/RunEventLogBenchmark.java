@@ -82,8 +82,8 @@ public final class RunEventLogBenchmark {
         return List.of(
                 new Subject("none", name -> null, name -> null),
                 new Subject("memory", name -> memory, name -> memory),
-                new Subject("redis", name -> new RedisRunEventLog(vertx, redis, 100_000, TTL, TIMEOUT),
-                        name -> new RedisRunEventLog(vertx, redis, 100_000, TTL, TIMEOUT)),
+                new Subject("redis", name -> new RedisRunEventLog(vertx, redis, 100_000, TTL, TIMEOUT, 1),
+                        name -> new RedisRunEventLog(vertx, redis, 100_000, TTL, TIMEOUT, 1)),
                 new Subject("postgres", name -> postgresLog(vertx, postgres), name -> postgresLog(vertx, postgres)));
     }
 

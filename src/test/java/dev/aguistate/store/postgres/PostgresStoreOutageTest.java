@@ -10,6 +10,8 @@ import dev.aguistate.store.wiring.ThreadStoreProducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.aguistate.testing.LogCapture;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.pgclient.PgConnection;
@@ -18,6 +20,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgConnectOptions;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,6 +90,34 @@ class PostgresStoreOutageTest extends StoreOutageContract {
         awaitAnswer(() -> store.commit(new ThreadCommit(thread(id, "{\"v\":2}"), 1, List.of())),
                 "the silent transaction is ended and the thread can be committed");
         assertEquals(json("{\"v\":2}"), store.load(id).await().atMost(BOUND).orElseThrow().state());
+    }
+
+    /**
+     * Calls that fail while their connection is being made leave nothing behind that fails again later, whichever
+     * comes first, the call's time limit or the connection's failure: nothing is logged as an error, neither while
+     * the server is down or silent, nor when it comes back, nor when the client closes (the pool's own statements
+     * logged an {@code IllegalStateException: Result is already complete} for each call; see PooledStatements).
+     */
+    @Test
+    void callsThatFailWaitingForAConnectionLogNoError() throws Exception {
+        try (LogCapture log = LogCapture.atLeast(Level.SEVERE)) {
+            proxy.down();
+            assertAllFailWithStoreUnavailable(loads(8));
+            // the silent server's calls fail after the time limit, counted from after the first ones started
+            proxy.stall();
+            assertAllFailWithStoreUnavailable(loads(8));
+            proxy.cut(); // the connections made during the stall fail now
+
+            proxy.pass();
+            awaitAnswer(() -> store.load(newId()), "the store serves again");
+            stop();
+
+            assertEquals(List.of(), log.lines());
+        }
+    }
+
+    private List<Uni<?>> loads(int count) {
+        return IntStream.range(0, count).<Uni<?>>mapToObj(n -> store.load(newId())).toList();
     }
 
     /** How many sessions wait for a lock that the session {@code holderPid} holds. */

@@ -5,6 +5,7 @@ import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunEventLogContract;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreServer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,9 +15,11 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.redis.client.RedisOptions;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +31,12 @@ class RedisRunEventLogTest extends RunEventLogContract {
     private static final String URL = StoreServer.url("AGUI_TEST_REDIS_URL", "redis://127.0.0.1:6379");
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final Duration IDLE_TTL = Duration.ofHours(1);
+    private static final int FOLLOW_CONNECTIONS = 2;
+    /**
+     * The logs' timeout, longer than the contract waits: a waiting follower reads again only that often, so the
+     * contract's followers get their entries in time only if the shared readers wake them.
+     */
+    private static final Duration LOG_TIMEOUT = Duration.ofMinutes(1);
 
     private static StoreServer server;
     private static Vertx vertx;
@@ -42,7 +51,7 @@ class RedisRunEventLogTest extends RunEventLogContract {
         vertx = Vertx.vertx();
         admin = Redis.createClient(vertx, URL);
         server = StoreServer.probe("Redis", URL, admin.send(Request.cmd(Command.PING)));
-        log = opened(new RedisRunEventLog(vertx, options(URL), 100_000, IDLE_TTL, TIMEOUT));
+        log = opened(new RedisRunEventLog(vertx, options(URL), 100_000, IDLE_TTL, LOG_TIMEOUT, FOLLOW_CONNECTIONS));
         signals = opened(new RedisStopSignals(vertx, options(URL), TIMEOUT));
         otherReplicasSignals = opened(new RedisStopSignals(vertx, options(URL), TIMEOUT));
     }
@@ -77,7 +86,8 @@ class RedisRunEventLogTest extends RunEventLogContract {
 
     @Override
     protected RunEventLog logKeeping(int maxEvents) {
-        return opened(new RedisRunEventLog(vertx, options(URL), maxEvents, IDLE_TTL, TIMEOUT));
+        return opened(new RedisRunEventLog(vertx, options(URL), maxEvents, IDLE_TTL, LOG_TIMEOUT,
+                FOLLOW_CONNECTIONS));
     }
 
     /** {@code MAXLEN ~} removes only whole stream nodes, of {@code stream-node-max-entries} (100 by default). */
@@ -96,21 +106,64 @@ class RedisRunEventLogTest extends RunEventLogContract {
         return otherReplicasSignals;
     }
 
+    /**
+     * Followers in this replica share {@code follow-connections} blocking readers: however many there are, and
+     * however their runs interleave, they hold no more connections than that, and each still gets its entries.
+     */
     @Test
-    void aFollowerHasAConnectionOfItsOwnThatCancellingCloses() {
+    void manyFollowersShareTheBoundedConnectionsAndEachGetsItsEntries() {
+        int others = followConnections(); // the readers of the class's other logs, which earlier tests followed
+        RedisRunEventLog shared = opened(new RedisRunEventLog(vertx, options(URL), 100_000, IDLE_TTL, LOG_TIMEOUT,
+                FOLLOW_CONNECTIONS));
+        List<String> keys = IntStream.range(0, 60).mapToObj(n -> newKey()).toList();
+        List<AssertSubscriber<LoggedEvent>> followers = new ArrayList<>();
+        for (String key : keys) {
+            followers.add(shared.follow(key, -1).subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE)));
+        }
+        followers.add(shared.follow(keys.get(0), -1).subscribe()
+                .withSubscriber(AssertSubscriber.create(Long.MAX_VALUE))); // two followers of one run
+
+        keys.forEach(key -> append(shared, key, 0, 3));
+        followers.forEach(follower -> follower.awaitItems(3, WAIT));
+        int whileWaiting = followConnections() - others;
+        for (int n = keys.size() - 1; n >= 0; n--) {
+            append(shared, keys.get(n), 3, 5);
+        }
+        followers.forEach(follower -> follower.awaitItems(5, WAIT));
+
+        assertTrue(whileWaiting >= 1 && whileWaiting <= FOLLOW_CONNECTIONS, whileWaiting + " connections for "
+                + followers.size() + " followers");
+        assertTrue(followConnections() - others <= FOLLOW_CONNECTIONS);
+        for (int n = 0; n < keys.size(); n++) {
+            assertEquals(entries(0, 5), followers.get(n).getItems());
+        }
+        assertEquals(entries(0, 5), followers.get(keys.size()).getItems());
+        followers.forEach(AssertSubscriber::cancel);
+    }
+
+    /** A reader whose connection is lost connects again, and its followers miss nothing appended meanwhile. */
+    @Test
+    void aFollowerGetsWhatWasAppendedWhileItsReadersConnectionWasLost() {
         String key = newKey();
         AssertSubscriber<LoggedEvent> follower = follow(key, -1);
-        awaitUntil(() -> clients().contains("name=agui-follow:" + key), "the follower's connection is open");
+        append(log, key, 0, 2);
+        follower.awaitItems(2, WAIT);
+        awaitUntil(() -> followConnections() > 0, "a reader waits for the follower");
 
+        for (String id : followConnectionIds()) {
+            admin.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(id)).await().atMost(WAIT);
+        }
+        append(log, key, 2, 4);
+
+        follower.awaitItems(4, WAIT);
+        assertEquals(entries(0, 4), follower.getItems());
         follower.cancel();
-
-        awaitUntil(() -> !clients().contains("name=agui-follow:" + key), "the follower's connection is closed");
     }
 
     @Test
     void aLogThatItsRunNeverEndedExpiresAfterTheIdleTtl() {
         RedisRunEventLog shortLived = opened(new RedisRunEventLog(vertx, options(URL), 100, Duration.ofMillis(300),
-                TIMEOUT));
+                TIMEOUT, FOLLOW_CONNECTIONS));
         String key = newKey();
         append(shortLived, key, 0, 3);
         assertFalse(shortLived.read(key, -1, 10).await().atMost(WAIT).isEmpty());
@@ -121,12 +174,20 @@ class RedisRunEventLogTest extends RunEventLogContract {
     @Test
     void aFollowOfAnUnreachableRedisFails() {
         assertFollowFails(opened(new RedisRunEventLog(vertx, options("redis://127.0.0.1:1"), 100, IDLE_TTL,
-                Duration.ofSeconds(1))));
+                Duration.ofSeconds(1), FOLLOW_CONNECTIONS)));
     }
 
-    private static String clients() {
+    private static int followConnections() {
+        return followConnectionIds().size();
+    }
+
+    /** The ids of followers' connections to this test's database ({@code CLIENT LIST} lists every database's). */
+    private static List<String> followConnectionIds() {
+        String db = URI.create(URL).getPath().replace("/", "");
         String list = admin.send(Request.cmd(Command.CLIENT).arg("LIST")).await().atMost(WAIT).toString();
         assertTrue(list.contains("id="), list);
-        return list;
+        return list.lines().filter(client -> client.contains(" name=agui-follow")
+                        && client.contains(" db=" + (db.isEmpty() ? "0" : db) + " "))
+                .map(client -> client.substring("id=".length(), client.indexOf(' '))).toList();
     }
 }
