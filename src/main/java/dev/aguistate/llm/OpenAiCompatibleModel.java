@@ -22,8 +22,9 @@ import java.time.Duration;
  * connection and the consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into
  * {@link ModelEvent}s.
  *
- * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers (4 % of
- * the server's CPU at 2,000 concurrent runs when each call built its own). Its HTTP client hands each request to
+ * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers, paid
+ * again by every call that built its own (what that came to under load: docs/benchmarks.md, "Ours against a bare
+ * SSE writer"). Its HTTP client hands each request to
  * the exchange of the call that is starting on this thread: langchain4j sends the request from within
  * {@code chat}, on the caller's thread, before returning.
  */
