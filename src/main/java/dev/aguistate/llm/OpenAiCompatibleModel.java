@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * Any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio,
@@ -22,10 +23,10 @@ import java.time.Duration;
  * connection and the consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into
  * {@link ModelEvent}s.
  *
- * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers (4 % of
- * the server's CPU at 2,000 concurrent runs when each call built its own). Its HTTP client hands each request to
- * the exchange of the call that is starting on this thread: langchain4j sends the request from within
- * {@code chat}, on the caller's thread, before returning.
+ * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers, paid
+ * again by every call that built its own (what that came to under load: docs/benchmarks.md, "Ours against a bare
+ * SSE writer"). Each call's request carries the call's key to our HTTP client ({@link PendingCalls}), which hands
+ * it to that call's exchange: nothing depends on which thread langchain4j sends from, or when.
  */
 public final class OpenAiCompatibleModel implements StreamingModel {
 
@@ -34,15 +35,20 @@ public final class OpenAiCompatibleModel implements StreamingModel {
     private final LlmConfig config;
     private final UpstreamHttp http;
     private final ModelDescription description;
-    private final ThreadLocal<OneCall> starting = new ThreadLocal<>();
+    private final PendingCalls<OneCall> pending = new PendingCalls<>();
     private final OpenAiStreamingChatModel model;
 
     public OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters) {
+        this(config, vertx, meters, UnaryOperator.identity());
+    }
+
+    /** @param transport what langchain4j sends through, given our HTTP client (tests send from elsewhere) */
+    OpenAiCompatibleModel(LlmConfig config, Vertx vertx, MeterRegistry meters, UnaryOperator<HttpClient> transport) {
         this.config = config;
         this.http = new UpstreamHttp(vertx, config, meters);
         this.description = new ModelDescription(ModelDescription.OPENAI_COMPATIBLE, "openai", config.model(),
                 config.baseUrl().orElse(DEFAULT_BASE_URL));
-        this.model = buildModel();
+        this.model = buildModel(transport.apply(new KeyedCallClient()));
     }
 
     @Override
@@ -57,21 +63,20 @@ public final class OpenAiCompatibleModel implements StreamingModel {
             emitter.onRequest(n -> exchange.demandArrived());
             emitter.onCancellation(exchange::cancel);
             StreamRelay relay = new StreamRelay(emitter, exchange);
-            starting.set(new OneCall(exchange, relay));
+            String key = pending.add(new OneCall(exchange, relay));
+            emitter.onTermination(() -> pending.remove(key));
             try {
-                model.chat(request, relay);
+                model.chat(PendingCalls.carrying(request, key), relay);
             } catch (RuntimeException e) {
                 // langchain4j validates some parameters synchronously, before streaming starts
                 emitter.fail(ModelFailures.classify(e));
-            } finally {
-                starting.remove();
             }
         });
     }
 
-    private OpenAiStreamingChatModel buildModel() {
+    private OpenAiStreamingChatModel buildModel(HttpClient client) {
         OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(new FixedClientBuilder(new StartingCallClient()))
+                .httpClientBuilder(new FixedClientBuilder(client))
                 .baseUrl(description.baseUrl())
                 .modelName(config.model())
                 .customHeaders(config.headers())
@@ -90,19 +95,23 @@ public final class OpenAiCompatibleModel implements StreamingModel {
     private record OneCall(SseExchange exchange, StreamRelay relay) {}
 
     /**
-     * The langchain4j HTTP client: a streaming request is the exchange of the call starting on this thread, with
-     * its relay inspecting each event. langchain4j's {@link ServerSentEventParser} reads a blocking
-     * {@code InputStream}, so it is not used: the exchange decodes the events as the bytes arrive.
+     * The langchain4j HTTP client: a streaming request goes to the exchange of the call whose key it carries, with
+     * its relay inspecting each event; a request of no waiting call fails through its own listener. langchain4j's
+     * {@link ServerSentEventParser} reads a blocking {@code InputStream}, so it is not used: the exchange decodes
+     * the events as the bytes arrive.
      */
-    private final class StartingCallClient implements HttpClient {
+    private final class KeyedCallClient implements HttpClient {
 
         @Override
         public void execute(HttpRequest request, ServerSentEventParser ignored, ServerSentEventListener listener) {
-            OneCall call = starting.get();
-            if (call == null) {
-                throw new IllegalStateException("an LLM request outside OpenAiCompatibleModel.stream");
+            PendingCalls.Sent<OneCall> sent;
+            try {
+                sent = pending.take(request);
+            } catch (IllegalStateException noCall) {
+                listener.onError(noCall);
+                return;
             }
-            call.exchange().start(request, call.relay().inspecting(listener));
+            sent.call().exchange().start(sent.request(), sent.call().relay().inspecting(listener));
         }
 
         /** A blocking call would hold a thread for its whole length, which this server never does. */

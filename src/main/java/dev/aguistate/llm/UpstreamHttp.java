@@ -29,8 +29,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>One client per event loop, each used only from its loop, so that a call's connection lives on the event loop
  * of the run that made it: one shared pool lends a connection made on any loop, and every chunk it reads then
- * crosses to the run's loop as a task (a third of the server's CPU went to such hops at 2,000 concurrent runs).
- * Each loop's pool gets an equal share of {@code max-connections}.
+ * crosses to the run's loop as a task, a cost that grows with every event of every run (what it came to under load:
+ * docs/benchmarks.md, "Ours against a bare SSE writer"). Each loop's pool gets an equal share of
+ * {@code max-connections}.
  */
 final class UpstreamHttp {
 

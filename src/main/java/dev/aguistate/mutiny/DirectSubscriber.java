@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  *
  * <p>Why not {@code subscribe().with(...)}: Quarkus installs SmallRye Context Propagation into Mutiny, which wraps
  * every lambda given to an operator or to {@code subscribe().with} in a captured context that is restored around
- * each call. A run needs no request context per event, and at load those restores were about a tenth of a frame's
- * CPU (docs/benchmarks.md, "Ours against a bare SSE writer"). Requests everything, as {@code with} does.
+ * each call. A run needs no request context per event, and under load those restores were a share of every frame's
+ * CPU worth saving (docs/benchmarks.md, "Ours against a bare SSE writer"). Requests everything, as {@code with}
+ * does.
  */
 public final class DirectSubscriber<T> implements MultiSubscriber<T>, Cancellable {
 

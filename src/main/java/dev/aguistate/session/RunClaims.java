@@ -3,7 +3,7 @@ package dev.aguistate.session;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreConfig;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadLocks;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -23,19 +23,19 @@ public class RunClaims {
     /** How often {@link #stopAndAwait} looks whether the stopped run has let go of its thread. */
     private static final Duration POLL = Duration.ofMillis(50);
 
-    private final ThreadStore store;
+    private final ThreadLocks locks;
     private final StopSignals stops;
     private final StoreConfig config;
 
-    RunClaims(ThreadStore store, StopSignals stops, StoreConfig config) {
-        this.store = store;
+    RunClaims(ThreadLocks locks, StopSignals stops, StoreConfig config) {
+        this.locks = locks;
         this.stops = stops;
         this.config = config;
     }
 
     /** The caller's live run on the thread, on whichever replica; empty when none is live. */
     Uni<Optional<RunLock>> of(Caller caller, String threadId) {
-        return store.claim(caller.thread(threadId)).map(claim -> claim.filter(run -> ownedBy(run, caller)));
+        return locks.claim(caller.thread(threadId)).map(claim -> claim.filter(run -> ownedBy(run, caller)));
     }
 
     /**
@@ -62,7 +62,7 @@ public class RunClaims {
     }
 
     private Uni<Void> released(RunLock run, long deadline) {
-        return store.claim(run.thread()).chain(claim -> {
+        return locks.claim(run.thread()).chain(claim -> {
             if (claim.isEmpty() || !claim.get().token().equals(run.token())) {
                 return Uni.createFrom().voidItem();
             }

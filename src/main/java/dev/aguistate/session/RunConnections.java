@@ -20,6 +20,7 @@ import dev.aguistate.store.RunRecord;
 import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -57,6 +58,7 @@ public class RunConnections {
     private static final LoggedEvent END = new LoggedEvent(-2, "");
 
     private final ThreadStore store;
+    private final ThreadLocks locks;
     private final RunEventLog log;
     private final RunClaims claims;
     private final StoreConfig storeConfig;
@@ -64,8 +66,9 @@ public class RunConnections {
     private final BoundedConcurrency projections =
             new BoundedConcurrency(Runtime.getRuntime().availableProcessors());
 
-    RunConnections(ThreadStore store, RunEventLog log, RunClaims claims, StoreConfig storeConfig) {
+    RunConnections(ThreadStore store, ThreadLocks locks, RunEventLog log, RunClaims claims, StoreConfig storeConfig) {
         this.store = store;
+        this.locks = locks;
         this.log = log;
         this.claims = claims;
         this.storeConfig = storeConfig;
@@ -172,7 +175,7 @@ public class RunConnections {
         Multi<LoggedEvent> logged = log.follow(run.token(), after);
         Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
                 .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> store.claim(run.thread())
+                .onItem().transformToUniAndConcatenate(tick -> locks.claim(run.thread())
                         .onFailure().recoverWithItem(Optional.empty()))
                 .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
                 .select().first()

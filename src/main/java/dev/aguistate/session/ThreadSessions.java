@@ -18,6 +18,7 @@ import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadKey;
+import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import io.smallrye.mutiny.Multi;
@@ -48,11 +49,13 @@ public class ThreadSessions {
     private static final Duration LOCK_RETRY = Duration.ofMillis(50);
 
     private final ThreadStore store;
+    private final ThreadLocks locks;
     private final StoreConfig config;
     private final Summarizer summarizer;
 
-    ThreadSessions(ThreadStore store, StoreConfig config, Summarizer summarizer) {
+    ThreadSessions(ThreadStore store, ThreadLocks locks, StoreConfig config, Summarizer summarizer) {
         this.store = store;
+        this.locks = locks;
         this.config = config;
         this.summarizer = summarizer;
     }
@@ -75,7 +78,7 @@ public class ThreadSessions {
             return lock(thread, input.runId(), deadline).onItem().transformToUni(claim ->
                     store.load(thread)
                             .onItem().transformToUni(current -> prepare(caller, agent, input, options, current, claim))
-                            .onFailure().call(failure -> store.unlock(claim).onFailure().recoverWithNull()));
+                            .onFailure().call(failure -> locks.unlock(claim).onFailure().recoverWithNull()));
         });
     }
 
@@ -103,7 +106,7 @@ public class ThreadSessions {
     /** Gives the thread back, however the run ended. */
     Uni<Void> release(ThreadSession session) {
         session.renewal().cancel();
-        return store.unlock(session.lock()).invoke(RELEASES::succeeded)
+        return locks.unlock(session.lock()).invoke(RELEASES::succeeded)
                 .onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
                     RELEASES.failed("threadId=" + session.lock().threadId(), failure);
                     return null;
@@ -112,7 +115,7 @@ public class ThreadSessions {
 
     /** Claims the thread, trying again until {@code deadline} (nanoTime) while a run that may be ending holds it. */
     private Uni<RunLock> lock(ThreadKey thread, String runId, long deadline) {
-        return store.tryLock(thread, runId, config.lockTtl()).onItem().transformToUni(lock -> {
+        return locks.tryLock(thread, runId, config.lockTtl()).onItem().transformToUni(lock -> {
             if (lock.isPresent()) {
                 return Uni.createFrom().item(lock.get());
             }
@@ -132,7 +135,7 @@ public class ThreadSessions {
     private Cancellable keepClaimed(RunLock lock) {
         return Multi.createFrom().ticks().every(config.lockTtl().dividedBy(3))
                 .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> store.renew(lock, config.lockTtl())
+                .onItem().transformToUniAndConcatenate(tick -> locks.renew(lock, config.lockTtl())
                         .invoke(RENEWALS::succeeded)
                         .onFailure().recoverWithItem(failure -> {
                             RENEWALS.failed("threadId=" + lock.threadId(), failure);

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A thread's summary of its earlier conversation, which the LLM gets in place of the messages it covers: every
  * message up to and including {@code throughMessageId}. It is kept beside the thread, not in its history (which
- * stays whole for the UI), and saved apart from the thread's commits ({@link ThreadStore#saveSummary}), so that
+ * stays whole for the UI), and saved apart from the thread's commits ({@link ThreadSummaries#saveSummary}), so that
  * writing it never conflicts with a run.
  *
  * @param coveredMessages how many messages it covers, the first one on

@@ -11,7 +11,7 @@ import java.util.List;
  * concurrency).
  *
  * @param conversationSummary the summary of its earlier conversation, or null; a commit never writes it (see
- *                            {@link ThreadStore#saveSummary}) and keeps the stored one
+ *                            {@link ThreadSummaries#saveSummary}) and keeps the stored one
  */
 public record StoredThread(String threadId, String owner, String agent, ObjectNode state, List<Message> messages,
                            ThreadMeta meta, long version, Instant createdAt, Instant updatedAt,

@@ -11,6 +11,7 @@ import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadSummaries;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -56,14 +57,17 @@ public class Summarizer {
     }
 
     private final ThreadStore store;
+    private final ThreadSummaries summaries;
     private final StreamingModel model;
     private final SummaryConfig config;
     private final TokenEstimator estimator;
     /** {@code agui.run.summary.*}, checked at start-up (made at start-up: a bad setting stops the server). */
     private final SummaryPolicy serverPolicy;
 
-    Summarizer(ThreadStore store, StreamingModel model, SummaryConfig config, TokenEstimator estimator) {
+    Summarizer(ThreadStore store, ThreadSummaries summaries, StreamingModel model, SummaryConfig config,
+               TokenEstimator estimator) {
         this.store = store;
+        this.summaries = summaries;
         this.model = model;
         this.config = config;
         this.estimator = estimator;
@@ -101,7 +105,7 @@ public class Summarizer {
                                   ConversationSummary known) {
         return plan(policy, messages, known)
                 .chain(due -> due.isEmpty() ? Uni.createFrom().item(Outcome.NOT_DUE)
-                        : store.tryLockSummary(thread, config.timeout().plus(LOCK_SLACK))
+                        : summaries.tryLockSummary(thread, config.timeout().plus(LOCK_SLACK))
                                 .chain(lock -> lock.isEmpty() ? Uni.createFrom().item(Outcome.BUSY)
                                         : holding(lock.get(), policy)))
                 .onFailure().recoverWithItem(failure -> {
@@ -125,7 +129,7 @@ public class Summarizer {
                         : plan(policy, found.get().messages(), found.get().conversationSummary())
                                 .chain(due -> due.isEmpty() ? Uni.createFrom().item(Outcome.NOT_DUE)
                                         : write(lock.thread(), policy, due.get())))
-                .onTermination().call(() -> store.unlockSummary(lock).onFailure().recoverWithNull());
+                .onTermination().call(() -> summaries.unlockSummary(lock).onFailure().recoverWithNull());
     }
 
     /**
@@ -153,7 +157,7 @@ public class Summarizer {
                     String summary = text.toString().strip();
                     return summary.isEmpty()
                             ? Uni.createFrom().failure(new IllegalStateException("the model wrote an empty summary"))
-                            : store.saveSummary(thread, plan.expectedThrough(), new ConversationSummary(summary,
+                            : summaries.saveSummary(thread, plan.expectedThrough(), new ConversationSummary(summary,
                                     plan.throughMessageId(), plan.coveredMessages(), Instant.now()));
                 })
                 .map(saved -> saved ? Outcome.SAVED : Outcome.MOVED_ON);

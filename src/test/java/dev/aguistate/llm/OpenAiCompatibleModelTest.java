@@ -8,9 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aguistate.testing.StubResponse;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.http.client.HttpClient;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -269,6 +277,66 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
         StubbedModel upstream = start("base-url", "http://[::1/v1");
 
         assertEquals(ModelFailure.Kind.UNREACHABLE, failureOf(upstream.stream()));
+    }
+
+    /**
+     * langchain4j sends a request from within {@code chat}, on the caller's thread, today; a call must not rely on
+     * that. Here every request is held and sent later from a thread of its own, the second call's first: each
+     * call still gets its own answer, and the key that pairs them never reaches the upstream.
+     */
+    @Test
+    void eachRequestReachesItsOwnCallWhicheverThreadSendsItAndInWhicheverOrder() throws InterruptedException {
+        HeldSends held = new HeldSends();
+        StubbedModel upstream = start(held::around);
+        upstream.stub.answerWhen(request -> request.toString().contains("first question"),
+                StubResponse.stream().text("first answer").build());
+        upstream.stub.answerWhen(request -> request.toString().contains("second question"),
+                StubResponse.stream().text("second answer").build());
+
+        AssertSubscriber<ModelEvent> first = ask(upstream, "first question");
+        AssertSubscriber<ModelEvent> second = ask(upstream, "second question");
+        held.sendLastFirstFromAnotherThread();
+
+        assertEquals(new ModelEvent.TextDelta("first answer"), first.awaitCompletion(WAIT).getItems().get(0));
+        assertEquals(new ModelEvent.TextDelta("second answer"), second.awaitCompletion(WAIT).getItems().get(0));
+        assertEquals(2, upstream.stub.requests().size());
+        assertTrue(upstream.stub.requests().stream().noneMatch(request -> request.has(PendingCalls.FIELD)),
+                upstream.stub.requests().toString());
+    }
+
+    private static AssertSubscriber<ModelEvent> ask(StubbedModel upstream, String question) {
+        return upstream.model.stream(ChatRequest.builder().messages(UserMessage.from(question)).build())
+                .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+    }
+
+    /** A transport that holds langchain4j's requests and sends them when told, from a thread of its own, last first. */
+    private static final class HeldSends implements HttpClient {
+
+        private final List<Runnable> held = Collections.synchronizedList(new ArrayList<>());
+        private HttpClient client;
+
+        HttpClient around(HttpClient modelsClient) {
+            client = modelsClient;
+            return this;
+        }
+
+        @Override
+        public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+            held.add(() -> client.execute(request, parser, listener));
+        }
+
+        @Override
+        public SuccessfulHttpResponse execute(HttpRequest request) {
+            return client.execute(request);
+        }
+
+        void sendLastFirstFromAnotherThread() throws InterruptedException {
+            List<Runnable> sends = new ArrayList<>(held);
+            Collections.reverse(sends);
+            Thread sender = new Thread(() -> sends.forEach(Runnable::run), "another-sender");
+            sender.start();
+            sender.join();
+        }
     }
 
     private static ModelEvent.Completed completion(AssertSubscriber<ModelEvent> events) {

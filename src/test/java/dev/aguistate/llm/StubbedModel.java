@@ -1,6 +1,7 @@
 package dev.aguistate.llm;
 
 import dev.aguistate.testing.OpenAiStub;
+import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.micrometer.core.instrument.Counter;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * The real {@link OpenAiCompatibleModel} (langchain4j over our Vert.x transport) against an {@link OpenAiStub}, for
@@ -32,6 +34,11 @@ final class StubbedModel implements AutoCloseable {
 
     /** @param config {@code agui.llm.*} overrides as name, value, ..., e.g. {@code "idle-timeout", "300ms"} */
     StubbedModel(String... config) {
+        this(UnaryOperator.identity(), config);
+    }
+
+    /** @param transport what langchain4j sends through, given the model's HTTP client */
+    StubbedModel(UnaryOperator<HttpClient> transport, String... config) {
         Map<String, String> properties = new HashMap<>(Map.of(
                 "agui.llm.base-url", stub.baseUrl(),
                 "agui.llm.api-key", "test-key",
@@ -45,7 +52,7 @@ final class StubbedModel implements AutoCloseable {
                 .withSources(new PropertiesConfigSource(properties, "test", 500))
                 .build()
                 .getConfigMapping(LlmConfig.class);
-        model = new OpenAiCompatibleModel(llm, vertx, meters);
+        model = new OpenAiCompatibleModel(llm, vertx, meters, transport);
     }
 
     /** Streams a one-message conversation to a subscriber that has asked for {@code request} events. */

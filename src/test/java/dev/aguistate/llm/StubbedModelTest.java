@@ -1,5 +1,7 @@
 package dev.aguistate.llm;
 
+import dev.langchain4j.http.client.HttpClient;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 
 /** Base of the plain JUnit tests of the adapter: each test starts its {@link StubbedModel}, which is closed after it. */
@@ -9,7 +11,12 @@ abstract class StubbedModelTest {
 
     /** @param config {@code agui.llm.*} overrides as name, value, ... */
     protected StubbedModel start(String... config) {
-        started = new StubbedModel(config);
+        return start(UnaryOperator.identity(), config);
+    }
+
+    /** @param transport what langchain4j sends through, given the model's HTTP client */
+    protected StubbedModel start(UnaryOperator<HttpClient> transport, String... config) {
+        started = new StubbedModel(transport, config);
         return started;
     }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.testing.BlockedEventLoopGuard;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -55,7 +55,7 @@ class LongRunJoinTest extends StubbedLlmTestBase {
     private static final int DELTAS = 60_000;
 
     @Inject
-    ThreadStore store;
+    ThreadLocks locks;
     @Inject
     RunEventLog log;
 
@@ -94,7 +94,7 @@ class LongRunJoinTest extends StubbedLlmTestBase {
      * a run whose tools counted would have had them logged.
      */
     private void logCounting(String threadId, long seq) {
-        String key = store.claim(Caller.ANONYMOUS.thread(threadId)).await().atMost(WAIT).orElseThrow().token();
+        String key = locks.claim(Caller.ANONYMOUS.thread(threadId)).await().atMost(WAIT).orElseThrow().token();
         List<LoggedEvent> deltas = new ArrayList<>();
         for (int n = 0; n < DELTAS; n++) {
             deltas.add(new LoggedEvent(seq + 1 + n,

@@ -7,13 +7,10 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.run.RunOptions;
-import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.store.memory.InMemoryThreadStore;
-import dev.aguistate.store.RunLock;
 import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfigs;
 import dev.aguistate.store.StoredThread;
-import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
@@ -57,7 +54,7 @@ class ThreadClaimTest {
                 new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
                 .await().atMost(WAIT);
         ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds),
-                StoreConfigs.of(Map.of()), null);
+                memory, StoreConfigs.of(Map.of()), null);
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
@@ -115,41 +112,6 @@ class ThreadClaimTest {
         @Override
         public Uni<List<ThreadSummary>> list(String owner, int offset, int limit) {
             return store.list(owner, offset, limit);
-        }
-
-        @Override
-        public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration ttl) {
-            return store.tryLock(thread, runId, ttl);
-        }
-
-        @Override
-        public Uni<Optional<RunLock>> claim(ThreadKey thread) {
-            return store.claim(thread);
-        }
-
-        @Override
-        public Uni<Boolean> renew(RunLock lock, Duration ttl) {
-            return store.renew(lock, ttl);
-        }
-
-        @Override
-        public Uni<Void> unlock(RunLock lock) {
-            return store.unlock(lock);
-        }
-
-        @Override
-        public Uni<Boolean> saveSummary(ThreadKey thread, String previousThrough, ConversationSummary summary) {
-            return store.saveSummary(thread, previousThrough, summary);
-        }
-
-        @Override
-        public Uni<Optional<SummaryLock>> tryLockSummary(ThreadKey thread, Duration ttl) {
-            return store.tryLockSummary(thread, ttl);
-        }
-
-        @Override
-        public Uni<Void> unlockSummary(SummaryLock lock) {
-            return store.unlockSummary(lock);
         }
 
         @Override

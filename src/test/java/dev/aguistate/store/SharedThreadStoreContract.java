@@ -25,13 +25,13 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
     private static final Duration READ_EVERY = Duration.ofMillis(100);
 
     /** Another store on the same server, as a second replica has it, keeping threads for {@code ttl}. */
-    protected abstract ThreadStore replica(Duration ttl);
+    protected abstract ThreadBackend replica(Duration ttl);
 
     @Test
     void anotherReplicaSeesTheThreadAndLosesARaceForIt() {
         ThreadKey id = newId();
         commit(thread(id, json("{\"v\":1}"), List.of()), 0);
-        ThreadStore other = replica(Duration.ofHours(1));
+        ThreadBackend other = replica(Duration.ofHours(1));
 
         assertEquals(json("{\"v\":1}"), other.load(id).await().atMost(WAIT).orElseThrow().state());
         commit(thread(id, json("{\"v\":2}"), List.of()), 1);
@@ -45,7 +45,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
         ThreadKey id = newId();
         String scope = ScopedState.userScope(thread(id, json("{}"), List.of()).owner());
         commit(thread(id, json("{}"), List.of()), 0);
-        ThreadStore other = replica(Duration.ofHours(1));
+        ThreadBackend other = replica(Duration.ofHours(1));
         List<Uni<Boolean>> racers = IntStream.range(0, 16).mapToObj(i -> (i % 2 == 0 ? store() : other)
                 .commit(new ThreadCommit(thread(id, json("{\"winner\":" + i + "}"), List.of()), 1,
                         List.of(new ThreadCommit.ScopeWrite(scope, json("{\"winner\":" + i + "}"), 0))))
@@ -65,7 +65,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
     @Test
     void anotherReplicaCannotSummarizeAThreadThatOneSummarizesUntilItsLockLapses() {
         ThreadKey id = newId();
-        ThreadStore other = replica(Duration.ofHours(1));
+        ThreadBackend other = replica(Duration.ofHours(1));
         SummaryLock held = store().tryLockSummary(id, SHORT_TTL).await().atMost(WAIT).orElseThrow();
 
         assertTrue(other.tryLockSummary(id, Duration.ofMinutes(1)).await().atMost(WAIT).isEmpty());
@@ -78,7 +78,7 @@ public abstract class SharedThreadStoreContract extends ThreadStoreContract {
 
     @Test
     void aThreadExpiresWhenUnusedForItsTtlButReadingKeepsItAlive() {
-        ThreadStore shortLived = replica(SHORT_TTL);
+        ThreadBackend shortLived = replica(SHORT_TTL);
         StoredThread thread = thread(newId(), json("{}"), List.of());
         shortLived.commit(new ThreadCommit(thread, 0, List.of())).await().atMost(WAIT);
 

@@ -38,7 +38,7 @@ public abstract class StoreOutageContract {
     protected final String owner = "user-" + UUID.randomUUID();
     protected Vertx vertx;
     protected FaultyTcpProxy proxy;
-    protected ThreadStore store;
+    protected ThreadBackend store;
     private ThreadStoreProducer producer;
 
     /** The real server's URL; the server must answer (see {@link StoreServer}). */
@@ -56,14 +56,14 @@ public abstract class StoreOutageContract {
         requireServer(vertx);
         proxy = FaultyTcpProxy.inFrontOf(serverUrl());
         producer = new ThreadStoreProducer(vertx);
-        store = producer.threadStore(config());
+        store = producer.backend(config());
     }
 
     /** Also from a test that must see what happens when the store's client closes. */
     @AfterEach
     protected void stop() throws Exception {
         if (producer != null) {
-            producer.close(store);
+            producer.close();
             producer = null;
         }
         if (proxy != null) {

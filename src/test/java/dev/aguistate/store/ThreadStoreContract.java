@@ -27,7 +27,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link ThreadStore} must do; each implementation's test extends this. Thread ids and owners are
+ * What every {@link ThreadBackend} must do, through its three ports (threads, claims, summaries), which meet on
+ * one thread; each implementation's test extends this. Thread ids and owners are
  * fresh per test, so a shared server needs no cleaning between tests.
  */
 public abstract class ThreadStoreContract {
@@ -37,7 +38,7 @@ public abstract class ThreadStoreContract {
     /** The size limit ({@code agui.store.max-thread-bytes}) that every store under test is made with. */
     protected static final int MAX_THREAD_BYTES = 64 * 1024;
 
-    protected abstract ThreadStore store();
+    protected abstract ThreadBackend store();
 
     private final String owner = "user-" + UUID.randomUUID();
 

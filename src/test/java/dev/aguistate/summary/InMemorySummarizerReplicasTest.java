@@ -1,7 +1,6 @@
 package dev.aguistate.summary;
 
 import dev.aguistate.testing.StubbedLlmProfile;
-import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
@@ -11,7 +10,7 @@ import io.quarkus.test.junit.TestProfile;
 class InMemorySummarizerReplicasTest extends SummarizerReplicasContract {
 
     @Override
-    protected ThreadStore otherReplicasStore() {
-        return store;
+    protected Summarizer otherReplicasSummarizer() {
+        return summarizerOver(store, summaries);
     }
 }

@@ -2,7 +2,6 @@ package dev.aguistate.summary;
 
 import dev.aguistate.testing.StoreProfiles;
 import dev.aguistate.store.postgres.PostgresThreadStore;
-import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.core.Vertx;
@@ -21,8 +20,10 @@ class PostgresSummarizerReplicasTest extends SummarizerReplicasContract {
     Vertx vertx;
 
     @Override
-    protected ThreadStore otherReplicasStore() {
-        return new PostgresThreadStore(PgBuilder.pool().connectingTo(PgConnectOptions.fromUri(StoreProfiles.POSTGRES_URL))
-                .using(vertx).build(), Duration.ofHours(1), 1 << 20);
+    protected Summarizer otherReplicasSummarizer() {
+        PostgresThreadStore other = new PostgresThreadStore(PgBuilder.pool()
+                .connectingTo(PgConnectOptions.fromUri(StoreProfiles.POSTGRES_URL)).using(vertx).build(),
+                Duration.ofHours(1), 1 << 20);
+        return summarizerOver(other, other);
     }
 }

@@ -2,7 +2,6 @@ package dev.aguistate.summary;
 
 import dev.aguistate.testing.StoreProfiles;
 import dev.aguistate.store.redis.RedisThreadStore;
-import dev.aguistate.store.ThreadStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.core.Vertx;
@@ -20,7 +19,9 @@ class RedisSummarizerReplicasTest extends SummarizerReplicasContract {
     Vertx vertx;
 
     @Override
-    protected ThreadStore otherReplicasStore() {
-        return new RedisThreadStore(Redis.createClient(vertx, StoreProfiles.REDIS_URL), Duration.ofHours(1), 1 << 20);
+    protected Summarizer otherReplicasSummarizer() {
+        RedisThreadStore other = new RedisThreadStore(Redis.createClient(vertx, StoreProfiles.REDIS_URL),
+                Duration.ofHours(1), 1 << 20);
+        return summarizerOver(other, other);
     }
 }

@@ -16,6 +16,7 @@ import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadSummaries;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,8 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
     @Inject
     ThreadStore store;
     @Inject
+    ThreadSummaries summaries;
+    @Inject
     StreamingModel model;
     @Inject
     SummaryConfig config;
@@ -49,8 +52,15 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
     @Inject
     TokenEstimator estimator;
 
-    /** The shared store as another replica reaches it: a client of its own (memory: the one store there is). */
-    protected abstract ThreadStore otherReplicasStore();
+    /**
+     * Another replica's summarizer, over the shared store as that replica reaches it: a client of its own (memory:
+     * the one store there is); see {@link #summarizerOver}.
+     */
+    protected abstract Summarizer otherReplicasSummarizer();
+
+    protected Summarizer summarizerOver(ThreadStore threads, ThreadSummaries threadSummaries) {
+        return new Summarizer(threads, threadSummaries, model, config, estimator);
+    }
 
     private List<Message> twentyMessagesStored(String threadId) {
         List<Message> messages = new ArrayList<>();
@@ -94,7 +104,7 @@ abstract class SummarizerReplicasContract extends StubbedLlmTestBase {
         String threadId = "thread-" + UUID.randomUUID();
         List<Message> messages = twentyMessagesStored(threadId);
         ThreadKey thread = new ThreadKey("anonymous", threadId);
-        Summarizer other = new Summarizer(otherReplicasStore(), model, config, estimator);
+        Summarizer other = otherReplicasSummarizer();
         stub.answerWhen(SUMMARIZER, StubResponse.stream().text("cut off").stallAfter(1).build());
 
         CompletableFuture<Summarizer.Outcome> first = summarizer.summarize(TestAgents.SUMMARIZING, thread, messages,

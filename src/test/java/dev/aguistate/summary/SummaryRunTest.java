@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.session.Caller;
 import dev.aguistate.store.ConversationSummary;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadSummaries;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -43,7 +43,7 @@ class SummaryRunTest extends StubbedLlmTestBase {
             request.path("model").asText().equals(TestAgents.SUMMARY_MODEL);
 
     @Inject
-    ThreadStore store;
+    ThreadSummaries summaries;
     @Inject
     SummaryConfig summaryConfig;
 
@@ -173,8 +173,8 @@ class SummaryRunTest extends StubbedLlmTestBase {
         ask();
         ask();
         String through = storedThread(threadId).at("/messages/1/id").asText();
-        store.saveSummary(Caller.ANONYMOUS.thread(threadId), null, new ConversationSummary(LONG_WINDED.repeat(200), through, 2,
-                Instant.now())).await().atMost(WAIT);
+        summaries.saveSummary(Caller.ANONYMOUS.thread(threadId), null, new ConversationSummary(LONG_WINDED.repeat(200),
+                through, 2, Instant.now())).await().atMost(WAIT);
         stub.answerWhen(SUMMARIZER, StubResponse.stream().text("SUMMARY AGAIN: days 1 to 2 are planned.").build());
 
         List<String> seen = contents(ask());

@@ -111,7 +111,7 @@ public final class InMemoryRunEventLog implements RunEventLog {
     /**
      * An append, made when subscribed. Not {@code Uni.createFrom().item(supplier)}: Quarkus's context propagation
      * captures a context for each such supplier and restores it around the call, and a run appends about once per
-     * event (2 % of the bytes the server allocated at 2,000 concurrent real-upstream runs).
+     * event (what that allocated under load: docs/benchmarks.md, "Ours against a bare SSE writer").
      */
     private final class Appending extends AbstractUni<Void> {
 

@@ -9,7 +9,7 @@ import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
@@ -44,7 +44,7 @@ import java.util.UUID;
  * its owner's threads, from an index kept newest first, so its time under the lock does not grow with other users'
  * threads.
  */
-public final class InMemoryThreadStore implements ThreadStore {
+public final class InMemoryThreadStore implements ThreadBackend {
 
     /**
      * A stored thread: its JSON, what a listing or a version check reads without parsing it, and its summary of the

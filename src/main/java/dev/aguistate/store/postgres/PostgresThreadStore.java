@@ -9,7 +9,7 @@ import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
@@ -43,7 +43,7 @@ import java.util.stream.StreamSupport;
  * exactly one wins. Time is the database's {@code now()}, one clock for all replicas. Expired rows are invisible at
  * once and deleted by {@link #deleteExpired()}. The store owns its pool and closes it.
  */
-public final class PostgresThreadStore implements ThreadStore, AutoCloseable {
+public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
 
     /**
      * Reads a thread and refreshes its expiry, but only when that moves it by more than $3 (a hundredth of the

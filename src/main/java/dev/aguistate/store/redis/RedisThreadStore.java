@@ -9,7 +9,7 @@ import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.ThreadTooLarge;
 import dev.aguistate.store.VersionConflict;
@@ -49,7 +49,7 @@ import java.util.UUID;
  * index's key from stored data, so this store needs one Redis server (or a Sentinel set), not a Redis Cluster.
  * The store owns its client and closes it.
  */
-public final class RedisThreadStore implements ThreadStore, AutoCloseable {
+public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
 
     private static final String USER = "agui:user:";
     private static final String THREAD = "thread:";

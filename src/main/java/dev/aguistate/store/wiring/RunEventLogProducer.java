@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The {@link RunEventLog} and {@link StopSignals} of the store that {@code agui.store.kind} names, made at start-up
- * like the {@link ThreadStore} (whose start-up also brought the PostgreSQL schema up to date). For PostgreSQL, both
+ * like the thread backend (whose start-up also brought the PostgreSQL schema up to date). For PostgreSQL, both
  * share a pool of their own, so that streaming events never waits behind thread commits, and one listening
  * connection.
  */

@@ -2,8 +2,11 @@ package dev.aguistate.store.wiring;
 
 import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.StoreConfig;
+import dev.aguistate.store.ThreadBackend;
+import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadStore;
-import dev.aguistate.store.TimedThreadStore;
+import dev.aguistate.store.ThreadSummaries;
+import dev.aguistate.store.TimedThreadBackend;
 import dev.aguistate.store.postgres.PostgresMigrator;
 import dev.aguistate.store.postgres.PostgresThreadStore;
 import dev.aguistate.store.redis.RedisKeyUpgrade;
@@ -18,8 +21,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.sqlclient.PoolOptions;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -29,10 +32,11 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The {@link ThreadStore} that {@code agui.store.kind} names. It is made at start-up, so that a missing URL or an
- * unreachable PostgreSQL stops the server at once rather than failing its first run. Redis and PostgreSQL stores
- * answer within {@code agui.store.timeout} ({@link TimedThreadStore}), and their connections follow the same
- * timeout.
+ * The backend that {@code agui.store.kind} names, served as its three ports ({@link ThreadStore},
+ * {@link ThreadLocks}, {@link ThreadSummaries}), each a bean of its own so that a caller depends only on what it
+ * uses; they are one client on one connection. It is made at start-up, so that a missing URL or an unreachable
+ * PostgreSQL stops the server at once rather than failing its first run. Redis and PostgreSQL backends answer
+ * within {@code agui.store.timeout} ({@link TimedThreadBackend}), and their connections follow the same timeout.
  */
 @Singleton
 public class ThreadStoreProducer {
@@ -51,6 +55,7 @@ public class ThreadStoreProducer {
 
     private final Vertx vertx;
     private long cleanUpTimer = -1;
+    private ThreadBackend backend;
 
     public ThreadStoreProducer(Vertx vertx) {
         this.vertx = vertx;
@@ -59,16 +64,36 @@ public class ThreadStoreProducer {
     @Produces
     @ApplicationScoped
     @Startup
-    public ThreadStore threadStore(StoreConfig config) {
-        LOG.infof("threads are stored in %s", config.kind().name().toLowerCase());
-        return switch (config.kind()) {
-            case MEMORY -> memory(config);
-            case REDIS -> redis(config);
-            case POSTGRES -> postgres(config);
-        };
+    ThreadStore threadStore(StoreConfig config) {
+        return backend(config);
     }
 
-    private ThreadStore memory(StoreConfig config) {
+    @Produces
+    @ApplicationScoped
+    ThreadLocks threadLocks(StoreConfig config) {
+        return backend(config);
+    }
+
+    @Produces
+    @ApplicationScoped
+    ThreadSummaries threadSummaries(StoreConfig config) {
+        return backend(config);
+    }
+
+    /** The configured backend, made on the first call; the ports are all this one. */
+    public synchronized ThreadBackend backend(StoreConfig config) {
+        if (backend == null) {
+            LOG.infof("threads are stored in %s", config.kind().name().toLowerCase());
+            backend = switch (config.kind()) {
+                case MEMORY -> memory(config);
+                case REDIS -> redis(config);
+                case POSTGRES -> postgres(config);
+            };
+        }
+        return backend;
+    }
+
+    private ThreadBackend memory(StoreConfig config) {
         long maxBytes = config.memory().maxBytes()
                 .orElseGet(() -> Runtime.getRuntime().maxMemory() / HEAP_SHARE_DIVISOR);
         LOG.infof("the in-memory store holds at most %d threads and %d bytes of them", config.memory().maxThreads(),
@@ -84,7 +109,7 @@ public class ThreadStoreProducer {
      * not answer does not stop the start, as it never did: the server starts not ready, and moves them at its next
      * start.
      */
-    private ThreadStore redis(StoreConfig config) {
+    private ThreadBackend redis(StoreConfig config) {
         Redis client = Redis.createClient(vertx, redisOptions(config));
         try {
             int moved = new RedisKeyUpgrade(client).moveUnownedThreads().await().atMost(MIGRATION_TIMEOUT);
@@ -95,7 +120,7 @@ public class ThreadStoreProducer {
             LOG.warnf("threads stored before threads were keyed by owner were not moved to their owners' keys (%s); "
                     + "they are moved at the next start", failure.toString());
         }
-        return new TimedThreadStore(new RedisThreadStore(client, config.ttl(), config.maxThreadBytes()),
+        return new TimedThreadBackend(new RedisThreadStore(client, config.ttl(), config.maxThreadBytes()),
                 config.timeout());
     }
 
@@ -121,7 +146,7 @@ public class ThreadStoreProducer {
                 .setPoolCleanerInterval(millis(timeout.dividedBy(4)));
     }
 
-    private ThreadStore postgres(StoreConfig config) {
+    private ThreadBackend postgres(StoreConfig config) {
         migrate(postgresServer(config));
         // Named so that its metrics (sql_pool_*) tell it apart from any other pool. A call waits for a connection
         // no longer than it may take at all.
@@ -136,7 +161,7 @@ public class ThreadStoreProducer {
                             LOG.debugf("deleted %d expired threads", deleted);
                         },
                         failure -> CLEAN_UPS.failed("the periodic clean-up", failure)));
-        return new TimedThreadStore(store, config.timeout());
+        return new TimedThreadBackend(store, config.timeout());
     }
 
     /**
@@ -192,10 +217,13 @@ public class ThreadStoreProducer {
         return Math.toIntExact(Math.max(1, duration.toMillis()));
     }
 
-    public void close(@Disposes ThreadStore store) throws Exception {
+    /** Stops the clean-up and closes the backend's client, once all three ports are gone. */
+    @PreDestroy
+    public synchronized void close() throws Exception {
         vertx.cancelTimer(cleanUpTimer);
-        if (store instanceof AutoCloseable client) {
+        if (backend instanceof AutoCloseable client) {
             client.close();
         }
+        backend = null;
     }
 }

@@ -4,7 +4,7 @@ import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadStoreContract;
 import dev.aguistate.store.ThreadTooLarge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +57,7 @@ class InMemoryThreadStoreTest extends ThreadStoreContract {
             MAX_THREAD_BYTES);
 
     @Override
-    protected ThreadStore store() {
+    protected ThreadBackend store() {
         return store;
     }
 

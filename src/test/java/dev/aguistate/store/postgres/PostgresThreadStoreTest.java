@@ -7,7 +7,7 @@ import dev.aguistate.store.StoreServer;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadSummary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,12 +64,12 @@ class PostgresThreadStoreTest extends SharedThreadStoreContract {
     }
 
     @Override
-    protected ThreadStore store() {
+    protected ThreadBackend store() {
         return store;
     }
 
     @Override
-    protected ThreadStore replica(Duration ttl) {
+    protected ThreadBackend replica(Duration ttl) {
         return new PostgresThreadStore(pool, ttl, MAX_THREAD_BYTES);
     }
 

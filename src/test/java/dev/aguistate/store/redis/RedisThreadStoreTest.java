@@ -4,7 +4,7 @@ import dev.aguistate.store.SharedThreadStoreContract;
 import dev.aguistate.store.StoreServer;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.StoredThread;
-import dev.aguistate.store.ThreadStore;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadSummary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,12 +52,12 @@ class RedisThreadStoreTest extends SharedThreadStoreContract {
     }
 
     @Override
-    protected ThreadStore store() {
+    protected ThreadBackend store() {
         return store;
     }
 
     @Override
-    protected ThreadStore replica(Duration ttl) {
+    protected ThreadBackend replica(Duration ttl) {
         return new RedisThreadStore(redis, ttl, MAX_THREAD_BYTES);
     }
 

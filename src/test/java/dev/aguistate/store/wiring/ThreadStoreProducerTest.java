@@ -2,11 +2,12 @@ package dev.aguistate.store.wiring;
 
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoreConfigs;
-import dev.aguistate.store.ThreadStore;
-import dev.aguistate.store.TimedThreadStore;
+import dev.aguistate.store.ThreadBackend;
+import dev.aguistate.store.TimedThreadBackend;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,15 +37,26 @@ class ThreadStoreProducerTest {
         assertEquals(8L << 20, config.maxThreadBytes());
         assertEquals(10_000, config.memory().maxThreads());
         assertTrue(config.memory().maxBytes().isEmpty(), "a share of the heap unless set");
-        assertInstanceOf(InMemoryThreadStore.class, producer.threadStore(config));
+        assertInstanceOf(InMemoryThreadStore.class, producer.backend(config));
+    }
+
+    @Test
+    void theThreePortsAreOneBackendOnOneConnection() {
+        StoreConfig config = StoreConfigs.of(Map.of());
+
+        ThreadBackend backend = producer.backend(config);
+
+        assertSame(backend, producer.threadStore(config));
+        assertSame(backend, producer.threadLocks(config));
+        assertSame(backend, producer.threadSummaries(config));
     }
 
     @Test
     void aSharedStoreWithoutItsUrlStopsTheStartNamingTheSetting() {
         IllegalStateException redis = assertThrows(IllegalStateException.class,
-                () -> producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "redis"))));
+                () -> producer.backend(StoreConfigs.of(Map.of("agui.store.kind", "redis"))));
         IllegalStateException postgres = assertThrows(IllegalStateException.class,
-                () -> producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "postgres"))));
+                () -> producer.backend(StoreConfigs.of(Map.of("agui.store.kind", "postgres"))));
 
         assertEquals("agui.store.kind=redis needs agui.store.redis.url (environment variable AGUI_STORE_REDIS_URL)",
                 redis.getMessage());
@@ -54,10 +66,10 @@ class ThreadStoreProducerTest {
 
     @Test
     void redisConnectsOnFirstUseAndClosesWithTheApplication() throws Exception {
-        ThreadStore store = producer.threadStore(StoreConfigs.of(Map.of("agui.store.kind", "redis",
+        ThreadBackend store = producer.backend(StoreConfigs.of(Map.of("agui.store.kind", "redis",
                 "agui.store.redis.url", "redis://127.0.0.1:1")));
 
-        assertInstanceOf(TimedThreadStore.class, store);
-        producer.close(store);
+        assertInstanceOf(TimedThreadBackend.class, store);
+        producer.close();
     }
 }

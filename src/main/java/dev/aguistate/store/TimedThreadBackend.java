@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A store on a server (Redis, PostgreSQL) whose every call answers within {@code timeout}: one that takes longer
+ * A backend on a server (Redis, PostgreSQL) whose every call answers within {@code timeout}: one that takes longer
  * fails with {@link StoreUnavailable}, and so does any failure that is not a {@link StoreFailure} already (a lost
  * connection, a server error). The clients' connections are set up to match (see store.wiring.ThreadStoreProducer):
  * a connection silent for longer than a call may take is closed, so a call that timed out does not hold it.
@@ -14,12 +14,12 @@ import java.util.Optional;
  * <p>A timed-out call may still reach the server later, as network packets in flight do; every call is atomic on
  * the server, so a timed-out commit is applied wholly or not at all.
  */
-public final class TimedThreadStore implements ThreadStore, AutoCloseable {
+public final class TimedThreadBackend implements ThreadBackend, AutoCloseable {
 
-    private final ThreadStore store;
+    private final ThreadBackend store;
     private final Duration timeout;
 
-    public TimedThreadStore(ThreadStore store, Duration timeout) {
+    public TimedThreadBackend(ThreadBackend store, Duration timeout) {
         this.store = store;
         this.timeout = timeout;
     }
