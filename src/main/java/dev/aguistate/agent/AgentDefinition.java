@@ -36,6 +36,8 @@ import java.util.stream.Stream;
  * @param confirmation        which tools wait for the user's approval, and the words used to ask
  * @param onDisconnect        what its runs do when their client leaves, unless a request says; null: the server's
  *                            {@code agui.run.on-disconnect}
+ * @param multitask           what a run request to a busy thread of its does, unless the request says; null: the
+ *                            server's {@code agui.run.multitask}
  * @param maxInputTokens      the most input tokens of its LLM requests; null: the server's
  *                            {@code agui.run.context.max-input-tokens} (see docs/long-conversations.md)
  * @param summary             when its threads' earlier conversation is summarized; null: the server's
@@ -46,8 +48,8 @@ import java.util.stream.Stream;
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
-                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Integer maxInputTokens,
-                              SummaryPolicy summary, List<ToolSource> toolSources) {
+                              ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Multitask multitask,
+                              Integer maxInputTokens, SummaryPolicy summary, List<ToolSource> toolSources) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -117,6 +119,7 @@ public record AgentDefinition(String name, String description, String instructio
         private boolean twoPhaseState;
         private boolean raiseOnToolFailure;
         private OnDisconnect onDisconnect;
+        private Multitask multitask;
         private Integer maxInputTokens;
         private SummaryPolicy summary;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
@@ -204,6 +207,12 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /** What a run request to a busy thread of this agent does, unless the request says (see {@link Multitask}). */
+        public Builder multitask(Multitask strategy) {
+            this.multitask = strategy;
+            return this;
+        }
+
         /**
          * The most input tokens its LLM requests may take; the oldest messages are left out to fit (0: no budget).
          * Without it, the server's {@code agui.run.context.max-input-tokens} or the model's known limits apply.
@@ -279,7 +288,7 @@ public record AgentDefinition(String name, String description, String instructio
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
                     new ConfirmationPolicy(confirmAllStateTools, confirmed, confirmationMessages), onDisconnect,
-                    maxInputTokens, summary, toolSources);
+                    multitask, maxInputTokens, summary, toolSources);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

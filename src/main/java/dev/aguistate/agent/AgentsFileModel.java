@@ -44,7 +44,7 @@ final class AgentsFileModel {
     record AgentEntry(String name, String description, String instructions, Map<String, StateKeyEntry> state,
                       boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
-                      ConfirmationEntry confirmation, String onDisconnect, Integer maxInputTokens,
+                      ConfirmationEntry confirmation, String onDisconnect, String multitask, Integer maxInputTokens,
                       SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools) {
 
         AgentEntry {
@@ -63,6 +63,11 @@ final class AgentsFileModel {
             if (onDisconnect != null) {
                 agent.onDisconnect(OnDisconnect.named(onDisconnect).orElseThrow(() -> new IllegalArgumentException(
                         "onDisconnect must be 'stop' or 'continue', not '" + onDisconnect + "'")));
+            }
+            if (multitask != null) {
+                agent.multitask(Multitask.named(multitask).orElseThrow(() -> new IllegalArgumentException(
+                        "multitask must be one of " + Multitask.choices().replace('"', '\'') + ", not '" + multitask
+                                + "'")));
             }
             if (stateless && state != null) {
                 throw new IllegalArgumentException("a stateless agent declares no state; remove 'state' or 'stateless'");

@@ -3,6 +3,7 @@ package dev.aguistate.http;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.Multitask;
 import dev.aguistate.llm.LlmConfig;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.protocol.AgUiEvent;
@@ -10,6 +11,7 @@ import dev.aguistate.run.RunConfig;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.tools.BackendTool;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +77,18 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
         }
     }
 
+    /**
+     * What a run request to a busy thread of the agent may ask for ({@code forwardedProps.multitask}) and what it
+     * gets when it names none: the agent's strategy, else the server's.
+     */
+    public record MultitaskSupport(String defaultStrategy, List<String> strategies) {
+
+        static MultitaskSupport of(AgentDefinition agent, Multitask server) {
+            return new MultitaskSupport((agent.multitask() != null ? agent.multitask() : server).wireName(),
+                    Arrays.stream(Multitask.values()).map(Multitask::wireName).toList());
+        }
+    }
+
     /** Where to reach the agent, as paths on this server (never an internal address). */
     public record Endpoints(String run, String connect, String stop) {
 
@@ -93,13 +107,15 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
      *                        round's tool calls in parallel
      * @param maxRounds       {@code agui.run.max-rounds}
      * @param maxDuration     {@code agui.run.max-duration}
+     * @param multitask       {@code agui.run.multitask}
      */
-    public record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration) {
+    public record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration,
+                               Multitask multitask) {
 
         /** This server's: the scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model. */
         static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm) {
             return new ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
-                    llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration());
+                    llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration(), runs.multitask());
         }
     }
 
@@ -110,6 +126,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
         Map<String, BackendTool> tools = agent.currentTools();
         Map<String, Object> custom = new LinkedHashMap<>();
         custom.put("endpoints", Endpoints.of(agent.name()));
+        custom.put("multitask", MultitaskSupport.of(agent, server.multitask()));
         if (agent.hasState()) {
             custom.put("stateSchema", agent.state().toClientSchema());
         }

@@ -147,6 +147,7 @@ public class RequestGate {
                 case TOO_MANY_RUNS -> new ErrorBody(429, "too_many_runs", refused.getMessage());
                 case SERVER_AT_RUN_LIMIT -> new ErrorBody(429, "server_at_run_limit", refused.getMessage());
                 case RATE_LIMITED -> new ErrorBody(429, "rate_limited", refused.getMessage());
+                case QUEUE_FULL -> new ErrorBody(429, "queue_full", refused.getMessage());
             };
         }
         LOG.warn("the thread store failed while starting a run", failure);

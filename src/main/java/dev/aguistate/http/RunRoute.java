@@ -57,8 +57,10 @@ public class RunRoute implements RunEndpoints {
         router.post("/agui").handler(ctx -> stream(ctx, Stream.RUN, agents.defaultAgent().name()));
         router.post("/agui/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
         router.post("/agui/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
+        // ?runId= stops only that run: the live one, or one that waits for the thread (multitask: enqueue)
         router.post("/agui/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller -> stop(ctx, caller,
-                ctx.pathParam("agent"), ctx.pathParam("threadId"), Optional.empty(), StopAnswer.AG_UI)));
+                ctx.pathParam("agent"), ctx.pathParam("threadId"), Optional.ofNullable(ctx.queryParams().get("runId")),
+                StopAnswer.AG_UI)));
         // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
         for (String path : List.of("/agui", "/agui/:agent", "/agui/:agent/connect", "/agui/:agent/stop/:threadId")) {
             router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));

@@ -1,6 +1,7 @@
 package dev.aguistate.run;
 
 import dev.aguistate.run.request.ContextWindow;
+import dev.aguistate.agent.Multitask;
 import dev.aguistate.agent.OnDisconnect;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
@@ -49,6 +50,20 @@ public interface RunConfig {
     /** What a run does when the connection that started it closes, unless its agent or request says. */
     @WithDefault("stop")
     OnDisconnect onDisconnect();
+
+    /**
+     * What a run request to a busy thread does, unless its agent or the request says: {@code enqueue} (wait for the
+     * thread, in arrival order), {@code reject} ({@code 409 thread_busy}), {@code interrupt} (stop the active run).
+     */
+    @WithDefault("enqueue")
+    Multitask multitask();
+
+    /**
+     * The most run requests that may wait for one thread on this server process ({@code enqueue}); one more is
+     * answered {@code 429 queue_full}. Per process, as {@link #maxActive()}.
+     */
+    @WithDefault("10")
+    int maxQueued();
 
     /** The longest a run may go on; then it ends with {@code RUN_ERROR max_duration_exceeded}, keeping what it did. */
     @WithDefault("30m")

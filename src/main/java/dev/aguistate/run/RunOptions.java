@@ -1,14 +1,14 @@
 package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.agent.Multitask;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.InvalidRunInput;
 import dev.aguistate.protocol.RunAgentInput;
 
 /**
  * What a request asks of the server in {@code forwardedProps}, besides the AG-UI input itself: read and checked once,
- * when the request arrives, on every route; the session and the run read this record, never the props. The options
- * a busy thread will take (wait, interrupt, steer) belong here too.
+ * when the request arrives, on every route; the session and the run read this record, never the props.
  *
  * @param onDisconnect          {@code onDisconnect}: what the run does when its client leaves; null when the request
  *                              names none (the agent's or the server's policy then)
@@ -21,12 +21,19 @@ import dev.aguistate.protocol.RunAgentInput;
  * @param lastSeenEventId       {@code lastSeenEventId}: a connection's cursor, for clients that cannot set
  *                              {@code Last-Event-ID}; null when absent or not a string (a cursor that is not one is
  *                              ignored, as a client's own ids are)
+ * @param multitask             {@code multitask}: what the request does when its thread is busy; null when the
+ *                              request names none (the agent's or the server's strategy then)
  */
 public record RunOptions(OnDisconnect onDisconnect, boolean predictedStateDeltas, String rewindBeforeMessageId,
-                         String lastSeenEventId) {
+                         String lastSeenEventId, Multitask multitask) {
 
     /** What a request without {@code forwardedProps} asks for. */
-    public static final RunOptions DEFAULTS = new RunOptions(null, true, null, null);
+    public static final RunOptions DEFAULTS = new RunOptions(null, true, null, null, null);
+
+    /** These options, with the stored messages from {@code messageId} on dropped ({@code rewindBeforeMessageId}). */
+    public RunOptions rewoundBefore(String messageId) {
+        return new RunOptions(onDisconnect, predictedStateDeltas, messageId, lastSeenEventId, multitask);
+    }
 
     /** @throws InvalidRunInput naming the option when its value has the wrong type, or names no policy */
     public static RunOptions of(RunAgentInput input) {
@@ -36,7 +43,8 @@ public record RunOptions(OnDisconnect onDisconnect, boolean predictedStateDeltas
         }
         return new RunOptions(onDisconnect(props.get("onDisconnect")),
                 predictedStateDeltas(props.get("predictedStateDeltas")),
-                rewindBefore(props.get("rewindBeforeMessageId")), lastSeen(props.get("lastSeenEventId")));
+                rewindBefore(props.get("rewindBeforeMessageId")), lastSeen(props.get("lastSeenEventId")),
+                multitask(props.get("multitask")));
     }
 
     private static OnDisconnect onDisconnect(JsonNode named) {
@@ -45,6 +53,14 @@ public record RunOptions(OnDisconnect onDisconnect, boolean predictedStateDeltas
         }
         return OnDisconnect.named(named.isTextual() ? named.textValue() : null).orElseThrow(() ->
                 InvalidRunInput.invalid("forwardedProps.onDisconnect must be \"stop\" or \"continue\""));
+    }
+
+    private static Multitask multitask(JsonNode named) {
+        if (named == null) {
+            return null;
+        }
+        return Multitask.named(named.isTextual() ? named.textValue() : null).orElseThrow(() ->
+                InvalidRunInput.invalid("forwardedProps.multitask must be one of " + Multitask.choices()));
     }
 
     private static boolean predictedStateDeltas(JsonNode value) {

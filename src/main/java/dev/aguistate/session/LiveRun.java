@@ -2,6 +2,7 @@ package dev.aguistate.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
@@ -30,7 +31,7 @@ import org.jboss.logging.Logger;
  * them, numbers them (seq 1, 2, …), hands each to the connection that started it, if still attached, and appends
  * them to the run's event log in batches (one append in flight at a time), from which any replica serves clients
  * that resume or join. Entry 0 of the log is the run's base: the state its client started from, which a join
- * prelude projects the events over.
+ * prelude projects the events over, and the thread as the run found it ({@link RunBefore}), which a rollback restores.
  *
  * <p>The starting connection has a window of {@code agui.run.follow-window} events: a client that falls further
  * behind is disconnected (and may resume from its cursor); it never slows the run. When the connection closes,
@@ -73,9 +74,10 @@ final class LiveRun {
         this.onDisconnect = onDisconnect;
         this.onSaved = onSaved;
         JsonNode state = session.start().input().state();
-        String base = AgUiJson.write(JsonNodeFactory.instance.objectNode()
-                .set("state", state == null ? JsonNodeFactory.instance.objectNode() : state));
-        unsaved.add(new LoggedEvent(0, base));
+        ObjectNode base = JsonNodeFactory.instance.objectNode()
+                .set("state", state == null ? JsonNodeFactory.instance.objectNode() : state);
+        RunBefore.of(session.start()).writeTo(base);
+        unsaved.add(new LoggedEvent(0, AgUiJson.write(base)));
     }
 
     ThreadSession session() {

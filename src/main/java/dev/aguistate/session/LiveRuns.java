@@ -2,8 +2,10 @@ package dev.aguistate.session;
 
 import io.opentelemetry.context.Context;
 import dev.aguistate.agent.AgentDefinition;
+import dev.aguistate.agent.Multitask;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.SseFrames;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.AgentRunner;
 import dev.aguistate.run.RunConfig;
@@ -12,7 +14,9 @@ import dev.aguistate.run.RunRejected;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunEventLog;
+import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadKey;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -20,6 +24,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -39,16 +44,20 @@ public class LiveRuns {
     private final AgentRunner runner;
     private final RunAdmission admission;
     private final ThreadSessions sessions;
+    private final RunClaims claims;
+    private final RunQueues queues;
     private final RunEventLog log;
     private final StopSignals stops;
     private final RunConfig config;
     private final Vertx vertx;
 
-    LiveRuns(AgentRunner runner, RunAdmission admission, ThreadSessions sessions, RunEventLog log, StopSignals stops,
-             RunConfig config, Vertx vertx) {
+    LiveRuns(AgentRunner runner, RunAdmission admission, ThreadSessions sessions, RunClaims claims, RunQueues queues,
+             RunEventLog log, StopSignals stops, RunConfig config, Vertx vertx) {
         this.runner = runner;
         this.admission = admission;
         this.sessions = sessions;
+        this.claims = claims;
+        this.queues = queues;
         this.log = log;
         this.stops = stops;
         this.config = config;
@@ -70,13 +79,15 @@ public class LiveRuns {
      * bounds on runs going on, the rate limit), the thread is claimed ({@link ThreadSessions}), the run made, and
      * what it held is given back if it is refused; nothing else is held. The run goes on whatever its client does
      * (within its {@code onDisconnect}); the returned frames are what its starting connection gets, and subscribing
-     * to them starts it. What a busy thread does (today: the claim waits {@code agui.store.lock-wait}, then refuses)
-     * is decided here, by the request's {@link RunOptions}.
+     * to them starts it. What a busy thread does is the request's, else the agent's, else the server's
+     * {@link Multitask}: {@code reject} refuses after {@code agui.store.lock-wait}; {@code interrupt} stops the live
+     * run and waits until it has let go of the thread; {@code enqueue} answers at once with frames that begin when the
+     * thread is free ({@link RunQueues}). A waiting request holds its place among the runs let in.
      *
      * @param traceParent the trace the run joins (the request's)
      * @return a failed Uni, with nothing started or held, with {@link SessionRefused} (too many runs, the thread is
-     *         busy or another agent's, its messages cannot continue it), {@link RunRejected} (the client's state is
-     *         not acceptable), or the store's failure
+     *         busy or another agent's, its messages cannot continue it, too many wait for it), {@link RunRejected}
+     *         (the client's state is not acceptable), or the store's failure
      */
     public Uni<Multi<byte[]>> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
                                    Context traceParent) {
@@ -85,20 +96,100 @@ public class LiveRuns {
         } catch (SessionRefused refused) {
             return Uni.createFrom().failure(refused);
         }
-        return sessions.open(caller, agent, input, options).chain(session -> {
+        ThreadKey thread = caller.thread(input.threadId());
+        OnDisconnect onDisconnect = options.onDisconnect() != null ? options.onDisconnect()
+                : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
+        Multitask multitask = options.multitask() != null ? options.multitask()
+                : agent.multitask() != null ? agent.multitask() : config.multitask();
+        Uni<Multi<byte[]>> opened = switch (multitask) {
+            case REJECT -> sessions.open(caller, agent, input, options)
+                    .chain(session -> started(agent, session, onDisconnect, traceParent));
+            case INTERRUPT -> sessions.checked(caller, agent, input)
+                    .chain(() -> claims.stopAndAwait(caller, input.threadId()))
+                    .chain(() -> sessions.open(caller, agent, input, options))
+                    .chain(session -> started(agent, session, onDisconnect, traceParent));
+            case ROLLBACK -> sessions.checked(caller, agent, input)
+                    .chain(() -> foundBy(caller, input.threadId()))
+                    .call(stopped -> claims.stopAndAwait(caller, input.threadId()))
+                    .chain(stopped -> stopped.isEmpty() ? sessions.open(caller, agent, input, options)
+                            : sessions.openRolledBack(caller, agent, input, options, stopped.get()))
+                    .chain(session -> started(agent, session, onDisconnect, traceParent));
+            case ENQUEUE -> sessions.checked(caller, agent, input)
+                    // behind the requests that wait here already, or it would overtake them
+                    .chain(() -> queues.hasWaiting(thread) ? Uni.createFrom().item(Optional.<RunLock>empty())
+                            : sessions.tryClaim(thread, input.runId()))
+                    .chain(claim -> claim.isPresent()
+                            ? sessions.claimed(caller, agent, input, options, claim.get())
+                                    .chain(session -> started(agent, session, onDisconnect, traceParent))
+                            : queues.join(thread, input.runId(), onDisconnect,
+                                    turn -> turn(caller, agent, input, options, onDisconnect, traceParent, turn),
+                                    () -> admission.left(caller))
+                                    .map(queued -> queued.stream(() -> queues.left(queued))));
+        };
+        return opened.onFailure().invoke(refused -> admission.left(caller));
+    }
+
+    /**
+     * The thread as the caller's live run found it, read from the base entry of its log, on whichever replica it
+     * runs; empty when no run is live, or its log lost its base (a run then is stopped and not rolled back).
+     */
+    private Uni<Optional<RunBefore>> foundBy(Caller caller, String threadId) {
+        return claims.of(caller, threadId).chain(live -> live.isEmpty() ? Uni.createFrom().item(Optional.empty())
+                : log.read(live.get().token(), -1, 1).map(RunBefore::from).invoke(before -> {
+                    if (before.isEmpty()) {
+                        LOG.warnf("threadId=%s runId=%s: the run's log no longer holds the thread it found; it is "
+                                + "stopped but not rolled back", threadId, live.get().runId());
+                    }
+                }));
+    }
+
+    /** The frames of a run whose session is open; a run that refuses to start gives its thread back. */
+    private Uni<Multi<byte[]>> started(AgentDefinition agent, ThreadSession session, OnDisconnect onDisconnect,
+                                       Context traceParent) {
+        try {
+            return Uni.createFrom().item(start(agent, session, onDisconnect, traceParent));
+        } catch (RunRejected rejected) {
+            return release(session).chain(released -> Uni.createFrom().failure(rejected));
+        }
+    }
+
+    /**
+     * A waiting request's turn: it holds its thread's {@code claim}. Its stream is open, so what would have been a
+     * 4xx before it is now a {@code RUN_ERROR} after its {@code RUN_STARTED}, with the place and the thread given back.
+     */
+    private Uni<QueuedRun.Turn> turn(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                     OnDisconnect onDisconnect, Context traceParent, RunLock claim) {
+        return sessions.claimed(caller, agent, input, options, claim).chain(session -> {
+            Multi<byte[]> frames;
             try {
-                return Uni.createFrom().item(start(agent, session, options, traceParent));
+                frames = start(agent, session, onDisconnect, traceParent);
             } catch (RunRejected rejected) {
-                return sessions.release(session).chain(released -> Uni.createFrom().<Multi<byte[]>>failure(rejected));
+                return release(session).map(released -> refusedTurn(caller, input, rejected.code(),
+                        rejected.getMessage()));
             }
-        }).onFailure().invoke(refused -> admission.left(caller));
+            return Uni.createFrom().item(new QueuedRun.Turn(frames, onDisconnect == OnDisconnect.CONTINUE
+                    ? () -> frames.subscribe().with(frame -> { }, failure -> { }) // the run goes on, unread
+                    : () -> release(session).subscribe().with(released -> admission.left(caller))));
+        }).onFailure().recoverWithItem(failure -> {
+            queues.announceFreed(claim.thread()).subscribe().with(done -> { }, ignored -> { });
+            return failure instanceof SessionRefused refused
+                    ? refusedTurn(caller, input, "run_refused", refused.getMessage())
+                    : refusedTurn(caller, input, "store_unavailable",
+                            "The thread store is unavailable; the run did not start. Retry shortly.");
+        });
+    }
+
+    private QueuedRun.Turn refusedTurn(Caller caller, RunAgentInput input, String code, String message) {
+        LOG.infof("threadId=%s runId=%s: the waiting run did not start: %s", input.threadId(), input.runId(), message);
+        admission.left(caller);
+        return QueuedRun.Turn.ended(Multi.createFrom().items(
+                SseFrames.frame(new AgUiEvent.RunStarted(input.threadId(), input.runId())),
+                SseFrames.frame(new AgUiEvent.RunError(message, code))));
     }
 
     /** @throws RunRejected (before anything starts) when the client's state is not acceptable */
-    private Multi<byte[]> start(AgentDefinition agent, ThreadSession session, RunOptions options,
+    private Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect onDisconnect,
                                 Context traceParent) {
-        OnDisconnect onDisconnect = options.onDisconnect() != null ? options.onDisconnect()
-                : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
         LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
         Multi<AgUiEvent> events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
         return live.attachStarter(FollowWindow.of(config), () -> {
@@ -109,11 +200,17 @@ public class LiveRuns {
         });
     }
 
+    /** Gives the thread back, then tells the runs waiting for it, on every replica. */
+    private Uni<Void> release(ThreadSession session) {
+        return sessions.release(session).call(() -> queues.announceFreed(session.lock().thread())
+                .onFailure().recoverWithNull());
+    }
+
     /** All the run's events are in its log: its place and the thread are free again, the log expires in due time. */
     private void ended(LiveRun run) {
         running.remove(run.key());
         admission.left(run.session().owner());
-        sessions.release(run.session()).subscribe().with(released -> { });
+        release(run.session()).subscribe().with(released -> { });
         log.expireAfter(run.key(), config.eventsTtl()).subscribe().with(done -> EXPIRIES.succeeded(),
                 failure -> EXPIRIES.failed("threadId=" + run.threadId() + " runId=" + run.runId(), failure));
     }

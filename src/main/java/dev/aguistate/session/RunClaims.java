@@ -26,11 +26,13 @@ public class RunClaims {
     private final ThreadLocks locks;
     private final StopSignals stops;
     private final StoreConfig config;
+    private final RunQueues queues;
 
-    RunClaims(ThreadLocks locks, StopSignals stops, StoreConfig config) {
+    RunClaims(ThreadLocks locks, StopSignals stops, StoreConfig config, RunQueues queues) {
         this.locks = locks;
         this.stops = stops;
         this.config = config;
+        this.queues = queues;
     }
 
     /** The caller's live run on the thread, on whichever replica; empty when none is live. */
@@ -40,14 +42,23 @@ public class RunClaims {
 
     /**
      * Asks the replica that runs the caller's live run on the thread to stop it; with {@code runId}, only if that run
-     * is the live one (a stop meant for a run that ended never stops the next).
+     * is the live one (a stop meant for a run that ended never stops the next), else the run {@code runId} that waits
+     * for the thread ({@code multitask: enqueue}) on whichever replica, which then ends cancelled without running.
      *
-     * @return whether a run was live (and so asked)
+     * @return whether a run was live, or waited on this replica (and so was asked)
      */
     Uni<Boolean> stop(Caller caller, String threadId, Optional<String> runId) {
         return of(caller, threadId).map(claim -> claim.filter(live -> runId.isEmpty() || runId.get().equals(live.runId())))
-                .chain(claim -> claim.isEmpty() ? Uni.createFrom().item(false)
-                        : stops.send(claim.get().token()).replaceWith(true));
+                .chain(claim -> {
+                    if (claim.isPresent()) {
+                        return stops.send(claim.get().token()).replaceWith(true);
+                    }
+                    if (runId.isEmpty()) {
+                        return Uni.createFrom().item(false);
+                    }
+                    boolean waitsHere = queues.waits(caller.thread(threadId), runId.get());
+                    return queues.stopEverywhere(caller.thread(threadId), runId.get()).replaceWith(waitsHere);
+                });
     }
 
     /**

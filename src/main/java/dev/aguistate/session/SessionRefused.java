@@ -20,7 +20,9 @@ public final class SessionRefused extends RuntimeException {
         /** This server process runs as many runs as {@code agui.run.max-active} allows. */
         SERVER_AT_RUN_LIMIT,
         /** The user asked for more runs than {@code agui.run.rate-limit.*} allows. */
-        RATE_LIMITED
+        RATE_LIMITED,
+        /** As many runs wait for the thread on this server process as {@code agui.run.max-queued} allows. */
+        QUEUE_FULL
     }
 
     private final Reason reason;
@@ -67,6 +69,11 @@ public final class SessionRefused extends RuntimeException {
     static SessionRefused rateLimited(Duration retryAfter) {
         return new SessionRefused(Reason.RATE_LIMITED, "you asked for runs faster than this server allows "
                 + "(agui.run.rate-limit.*); retry after the time Retry-After says", retryAfter);
+    }
+
+    static SessionRefused queueFull(String threadId, int limit, Duration retryAfter) {
+        return new SessionRefused(Reason.QUEUE_FULL, limit + " runs already wait for thread '" + threadId
+                + "', as many as this server allows (agui.run.max-queued); retry when one has started", retryAfter);
     }
 
     public Reason reason() {

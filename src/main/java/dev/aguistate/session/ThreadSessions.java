@@ -61,25 +61,71 @@ public class ThreadSessions {
     }
 
     /**
-     * Claims the caller's thread for a run of {@code agent}.
+     * Claims the caller's thread for a run of {@code agent}, waiting {@code agui.store.lock-wait} for a run that may
+     * be ending.
      *
      * @return a failed Uni with {@link SessionRefused} when the thread is already running, another agent's, or its
      *         messages cannot continue it, or the store's failure when it cannot be reached
      */
     Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options) {
+        return open(caller, agent, input, options, Optional.empty());
+    }
+
+    /**
+     * As {@link #open}, on the thread without what a stopped run added to it ({@code multitask: rollback}): its state
+     * as the run found it, and the messages from the first the run added on dropped, as a rewind drops them.
+     */
+    Uni<ThreadSession> openRolledBack(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                      RunBefore stopped) {
+        return open(caller, agent, input, options, Optional.of(stopped));
+    }
+
+    private Uni<ThreadSession> open(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                    Optional<RunBefore> rollback) {
         ThreadKey thread = caller.thread(input.threadId());
-        return store.load(thread).onItem().transformToUni(stored -> {
-            checkAccess(caller, agent, input.threadId(), stored);
+        return checked(caller, agent, input).chain(() -> {
             long deadline = System.nanoTime() + config.lockWait().toNanos();
-            // The first load only checks access, so that nobody claims a thread that is not theirs. The run starts
-            // from a load under the claim: a run that ended between the two loads (a client that stopped a run and
-            // at once sent the next message) has changed the thread, and a run started from the first would fail
-            // its first commit with thread_conflict.
-            return lock(thread, input.runId(), deadline).onItem().transformToUni(claim ->
-                    store.load(thread)
-                            .onItem().transformToUni(current -> prepare(caller, agent, input, options, current, claim))
-                            .onFailure().call(failure -> locks.unlock(claim).onFailure().recoverWithNull()));
+            return lock(thread, input.runId(), deadline)
+                    .chain(claim -> claimed(caller, agent, input, options, claim, rollback));
         });
+    }
+
+    /**
+     * Loads the thread only to check that the caller may run {@code agent} on it, so that nobody claims, stops or
+     * waits for a thread that is not theirs.
+     *
+     * @return a failed Uni with {@link SessionRefused} when the thread is another user's or another agent's
+     */
+    Uni<Void> checked(Caller caller, AgentDefinition agent, RunAgentInput input) {
+        return store.load(caller.thread(input.threadId()))
+                .invoke(stored -> checkAccess(caller, agent, input.threadId(), stored)).replaceWithVoid();
+    }
+
+    /** Claims the thread for the run if nobody holds it, once, without waiting. */
+    Uni<Optional<RunLock>> tryClaim(ThreadKey thread, String runId) {
+        return locks.tryLock(thread, runId, config.lockTtl());
+    }
+
+    /**
+     * The session of a run that holds its thread's {@code claim}. The run starts from a load under the claim: a run
+     * that ended since the access check (a client that stopped a run and at once sent the next message, a queued
+     * run whose turn came) has changed the thread, and a run started from an earlier load would fail its first
+     * commit with thread_conflict. The claim is given back when this fails.
+     */
+    Uni<ThreadSession> claimed(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                               RunLock claim) {
+        return claimed(caller, agent, input, options, claim, Optional.empty());
+    }
+
+    private Uni<ThreadSession> claimed(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                       RunLock claim, Optional<RunBefore> rollback) {
+        return store.load(claim.thread())
+                .onItem().transformToUni(current -> rollback.isEmpty()
+                        ? prepare(caller, agent, input, options, current, claim)
+                        : prepare(caller, agent, input, current.flatMap(rollback.get()::firstAddedIn)
+                                        .map(options::rewoundBefore).orElse(options),
+                                current.map(rollback.get()::withStateBefore), claim))
+                .onFailure().call(failure -> locks.unlock(claim).onFailure().recoverWithNull());
     }
 
     private Uni<ThreadSession> prepare(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
@@ -106,9 +152,14 @@ public class ThreadSessions {
     /** Gives the thread back, however the run ended. */
     Uni<Void> release(ThreadSession session) {
         session.renewal().cancel();
-        return locks.unlock(session.lock()).invoke(RELEASES::succeeded)
+        return unclaim(session.lock());
+    }
+
+    /** Gives back a claim no run was made with. */
+    Uni<Void> unclaim(RunLock claim) {
+        return locks.unlock(claim).invoke(RELEASES::succeeded)
                 .onFailure(StoreUnavailable.class).recoverWithItem(failure -> {
-                    RELEASES.failed("threadId=" + session.lock().threadId(), failure);
+                    RELEASES.failed("threadId=" + claim.threadId(), failure);
                     return null;
                 });
     }

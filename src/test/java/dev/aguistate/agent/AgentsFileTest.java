@@ -5,8 +5,8 @@ import java.util.Optional;
 import dev.aguistate.tools.ToolSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -169,6 +169,15 @@ class AgentsFileTest {
     }
 
     @Test
+    void anAgentMayChooseWhatARequestToABusyThreadDoes() throws IOException {
+        List<AgentDefinition> agents = AgentsFile.load(write("agents.yaml",
+                "agents:\n  - name: strict\n    multitask: reject\n  - name: plain\n"));
+
+        assertEquals(Multitask.REJECT, agents.get(0).multitask());
+        assertNull(agents.get(1).multitask(), "none: the request's, else the server's agui.run.multitask");
+    }
+
+    @Test
     void mergeNamesPickTheHandlersAndTheDefaultDependsOnTheType() throws IOException {
         StateSchema state = AgentsFile.load(write("agents.yaml", YAML_AGENTS)).get(0).state();
         JsonNode current = json("[1]");
@@ -284,7 +293,9 @@ class AgentsFileTest {
                 + " parameters: {type: object, properties: {stops: {type: array}}}}\n";
         return Stream.of(
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
-                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, httpTools, instructions, maxInputTokens, mcpServers, name,"),
+                        "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, httpTools, instructions, maxInputTokens, mcpServers, multitask, name,"),
+                Arguments.of("busy-thread strategy that is none", agent + "    multitask: later\n",
+                        "agents[0] 'trip': ", "multitask must be one of 'reject', 'enqueue', 'interrupt', 'rollback', not 'later'"),
                 Arguments.of("MCP server with a url and a command", agent + "    mcpServers:\n"
                                 + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', command: [node, s.js]}\n",
                         "agents[0] 'trip': ", "mcpServers[0] 'orders': declare either 'url' or 'command', not both"),

@@ -30,7 +30,9 @@ class BrowserTest {
 
     /**
      * The scripted demo model with visible pacing, every predicted delta sent, the built UI served at /, and the
-     * declarative agents of examples/agents.yaml (the UI has no card of their own for them).
+     * declarative agents of examples/agents.yaml (the UI has no card of their own for them). A busy thread refuses
+     * ({@code multitask: reject}): how the page shows a failed run is tested with a run another client holds the thread
+     * against, which the default strategy (enqueue) would let the page wait for instead.
      */
     public static class PacedDemoWithSampleUi implements QuarkusTestProfile {
         @Override
@@ -40,7 +42,8 @@ class BrowserTest {
                     "agui.state.delta-interval", "0ms",
                     "agui.samples.task-step-delay", "150ms",
                     "agui.sample-ui.dir", SAMPLE.resolve("dist").toString(),
-                    "agui.agents.file", "examples/agents.yaml");
+                    "agui.agents.file", "examples/agents.yaml",
+                    "agui.run.multitask", "reject");
         }
     }
 

@@ -76,6 +76,9 @@ class AgentCapabilitiesTest extends StubbedLlmTestBase {
         assertEquals(RunRequests.parse("""
                 {"run":"/agui/chat","connect":"/agui/chat/connect","stop":"/agui/chat/stop/{threadId}"}"""),
                 chat.at("/custom/endpoints"));
+        assertEquals(RunRequests.parse("""
+                {"defaultStrategy":"enqueue","strategies":["reject","enqueue","interrupt","rollback"]}"""),
+                chat.at("/custom/multitask"), "agui.run.multitask's default, and every strategy a request may name");
         assertEquals(StubbedLlmProfile.MAX_ROUNDS, chat.at("/execution/maxIterations").asInt());
         assertEquals(Duration.ofMinutes(30).toMillis(), chat.at("/execution/maxExecutionTime").asLong(),
                 "agui.run.max-duration's default");

@@ -43,7 +43,7 @@ class RunClaimRenewalTest extends StubbedLlmTestBase {
             Thread.sleep(LOCK_TTL.multipliedBy(3).toMillis());
 
             HttpResponse<String> second = client.post("/agui/notebook",
-                    RunRequests.of(first.threadId(), "run-2").user("me too").json(),
+                    RunRequests.of(first.threadId(), "run-2").multitask("reject").user("me too").json(),
                     "Content-Type", "application/json", "Accept", "text/event-stream");
 
             assertEquals(409, second.statusCode(), "the running run's claim was renewed: " + second.body());

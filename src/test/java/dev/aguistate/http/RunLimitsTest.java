@@ -88,7 +88,7 @@ class RunLimitsTest extends StubbedLlmTestBase {
              SseClient.LiveStream dave = client.open(GATED, daves.json(), as("dave"))) {
             carol.await("RUN_STARTED");
             dave.await("RUN_STARTED");
-            HttpResponse<String> busy = run("dave", RunRequests.of(daves.threadId(), "again").user("more"));
+            HttpResponse<String> busy = run("dave", RunRequests.of(daves.threadId(), "again").multitask("reject").user("more"));
             assertEquals(409, busy.statusCode(), busy.body());
 
             try (SseClient.LiveStream carol2 = client.open(GATED, carolsSecond.json(), as("carol"))) {

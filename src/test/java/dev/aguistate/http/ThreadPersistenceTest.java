@@ -157,7 +157,7 @@ class ThreadPersistenceTest extends StubbedLlmTestBase {
         awaitStubRequests(1);
 
         HttpResponse<String> second = client.post("/agui/notebook",
-                RunRequests.of(first.threadId(), "run-2").user("me too").json(),
+                RunRequests.of(first.threadId(), "run-2").multitask("reject").user("me too").json(),
                 "Content-Type", "application/json", "Accept", "text/event-stream");
 
         assertEquals(409, second.statusCode());

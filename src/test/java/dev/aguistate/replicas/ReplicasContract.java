@@ -126,7 +126,8 @@ abstract class ReplicasContract {
         RunRequests first = RunRequests.fresh().user("A long task");
         try (SseClient.LiveStream onA = stalledOnA(first)) {
 
-            HttpResponse<String> onB = b.client().post(AGENT, continuation(first.threadId(), "Me too").json(),
+            HttpResponse<String> onB = b.client().post(AGENT,
+                    continuation(first.threadId(), "Me too").multitask("reject").json(),
                     "Content-Type", "application/json", "Accept", "text/event-stream");
 
             assertEquals(409, onB.statusCode(), onB.body());
@@ -142,6 +143,32 @@ abstract class ReplicasContract {
         stub.enqueue(StubResponse.stream().text("Free again.").build());
         RunRequests next = continuation(first.threadId(), "Now?");
         finished(runOnceFree(b, next), next);
+    }
+
+    @Test
+    void aRunEnqueuedOnAnotherReplicaOpensAtOnceAndStartsOnTheThreadTheActiveRunLeft() {
+        stub.enqueue(slowly(LONG_ANSWER).build());
+        stub.enqueue(StubResponse.stream().text("Queued answer.").build());
+        RunRequests first = RunRequests.fresh().user("A long task");
+        try (SseClient.LiveStream onA = a.client().open(AGENT, first.json())) {
+            onA.await("TEXT_MESSAGE_CONTENT");
+
+            RunRequests queued = continuation(first.threadId(), "Then this").multitask("enqueue");
+            try (SseClient.LiveStream onB = b.client().open(AGENT, queued.json())) {
+                assertEquals(200, onB.status(), "accepted on B while A's run goes on");
+
+                finishedLive(onA, first);
+                finishedLive(onB, queued);
+            }
+        }
+        assertTrue(stub.lastRequest().toString().contains("word39"),
+                "B's run started once A's had ended, on the thread as A left it: " + stub.lastRequest());
+        JsonNode messages = thread(a, first.threadId()).get("messages");
+        List<String> contents = messages.findValuesAsText("content");
+        assertEquals(4, contents.size(), messages.toString());
+        assertEquals(List.of("A long task", "Then this", "Queued answer."),
+                List.of(contents.get(0), contents.get(2), contents.get(3)), "A's exchange, then B's: " + messages);
+        assertTrue(contents.get(1).contains("word39"), messages.toString());
     }
 
     @Test
@@ -169,7 +196,7 @@ abstract class ReplicasContract {
                     thread.get("messages").findValuesAsText("role"),
                     "of the killed run, only its starting checkpoint (the new message): " + thread);
 
-            RunRequests takeOver = continuation(first.threadId(), "Try again");
+            RunRequests takeOver = continuation(first.threadId(), "Try again").multitask("reject");
             assertEquals(409, b.client().run(AGENT, takeOver.json()).response().statusCode(),
                     "the killed replica's claim outlives it until its time to live");
             stub.enqueue(StubResponse.stream().text("Back again.").build());
@@ -350,6 +377,13 @@ abstract class ReplicasContract {
     /** A new run of the thread with one more user message, and only that: the server keeps the rest. */
     private static RunRequests continuation(String threadId, String text) {
         return RunRequests.of(threadId, "run-" + UUID.randomUUID()).user(text);
+    }
+
+    /** Reads the live run to its end, which must be a whole run that finished. */
+    private static void finishedLive(SseClient.LiveStream stream, RunRequests request) {
+        List<JsonNode> events = stream.readToEnd();
+        EventStreamVerifier.verify(events, request.threadId(), request.runId());
+        assertEquals("success", events.get(events.size() - 1).at("/outcome/type").asText(), events.toString());
     }
 
     /** Opens the run on A and reads until its LLM stream, which then stalls, has begun its answer. */

@@ -1,5 +1,6 @@
 package dev.aguistate.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,6 +41,13 @@ public final class RunRequests {
     /** The request as a client before AG-UI 1.0 sends it: without a protocol version. */
     public RunRequests beforeOneZero() {
         body.remove("protocolVersion");
+        return this;
+    }
+
+    /** {@code forwardedProps.multitask}: what the request does when its thread is busy. */
+    public RunRequests multitask(String strategy) {
+        JsonNode props = body.get("forwardedProps");
+        (props instanceof ObjectNode object ? object : body.putObject("forwardedProps")).put("multitask", strategy);
         return this;
     }
 
