@@ -13,6 +13,7 @@ import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.StopSignals;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -29,6 +30,7 @@ import org.jboss.logging.Logger;
  * {@code agui.run.max-duration}.
  */
 @ApplicationScoped
+@Startup
 public class LiveRuns {
 
     private static final Logger LOG = Logger.getLogger(LiveRuns.class);
