@@ -1,4 +1,4 @@
-package dev.aguistate.run;
+package dev.aguistate.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
