@@ -2,7 +2,7 @@
 // scripted demo model. The server must serve the built UI at / (agui.sample-ui.dir) and pace the demo model
 // (agui.llm.demo.chunk-delay > 0) so that a run takes long enough to be watched.
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 npm run test:browser
-// BrowserTest (src/test/java/dev/aguistate/conformance) starts such a server and runs this from ./mvnw test.
+// BrowserIT (src/test/java/dev/aguistate/conformance) starts the packaged server so and runs this in ./mvnw verify.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -13,6 +13,7 @@ import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadSummary;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -35,6 +36,7 @@ import java.util.function.Function;
  * every thread) answers {@code 422 not_supported}, as CopilotKit's own runtime does without that platform.
  */
 @ApplicationScoped
+@Startup
 class CopilotKitThreads {
 
     /** A thread as CopilotKit lists it; this server keeps no thread names and archives nothing. */

@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import dev.aguistate.protocol.ControlCharacters;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.Handler;
@@ -26,6 +27,7 @@ import org.jboss.logging.Logger;
  * that is no HTTP: 400), and a URI Quarkus's own check refuses before any router (a bad percent-escape: 400).
  */
 @ApplicationScoped
+@Startup
 public class HttpErrors {
 
     private static final Logger LOG = Logger.getLogger(HttpErrors.class);

@@ -1,6 +1,7 @@
 package dev.aguistate.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import org.jboss.logging.Logger;
  * {@code quarkus.http.proxy.proxy-address-forwarding} lets the server read the forwarded address.
  */
 @ApplicationScoped
+@Startup
 public class PendingBodies {
 
     private static final Logger LOG = Logger.getLogger(PendingBodies.class);

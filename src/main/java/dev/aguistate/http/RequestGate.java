@@ -9,6 +9,7 @@ import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunRejected;
 import dev.aguistate.session.Caller;
 import dev.aguistate.session.SessionRefused;
+import io.quarkus.runtime.Startup;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -28,6 +29,7 @@ import org.jboss.logging.Logger;
  * time limits, and every refusal answered as a JSON {@link ErrorBody} before any stream opens.
  */
 @ApplicationScoped
+@Startup
 public class RequestGate {
 
     private static final Logger LOG = Logger.getLogger(RequestGate.class);

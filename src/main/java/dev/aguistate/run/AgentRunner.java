@@ -19,6 +19,7 @@ import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
 import io.opentelemetry.context.Context;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -43,6 +44,7 @@ import org.jboss.logging.Logger;
  * time (see its note on concurrency).
  */
 @ApplicationScoped
+@Startup // made before the first request, never on an event loop (docs/architecture.md, "Concurrency")
 public class AgentRunner {
 
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * per LLM call.
  */
 @ApplicationScoped
+@Startup
 public class RunMetrics {
 
     private final MeterRegistry registry;

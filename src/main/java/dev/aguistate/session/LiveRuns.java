@@ -17,6 +17,7 @@ import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.ThreadKey;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -34,6 +35,7 @@ import org.jboss.logging.Logger;
  * {@code agui.run.max-duration}.
  */
 @ApplicationScoped
+@Startup
 public class LiveRuns {
 
     private static final Logger LOG = Logger.getLogger(LiveRuns.class);

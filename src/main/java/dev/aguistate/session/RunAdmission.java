@@ -1,6 +1,7 @@
 package dev.aguistate.session;
 
 import dev.aguistate.run.RunConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.Optional;
  * server that identifies nobody ({@link Caller#everyone()}) has no users to bound: only {@code max-active} holds.
  */
 @ApplicationScoped
+@Startup
 class RunAdmission {
 
     /** What a client refused for the number of runs going on should wait: a run takes seconds to minutes. */

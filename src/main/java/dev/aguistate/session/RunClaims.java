@@ -4,6 +4,7 @@ import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.ThreadLocks;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
  * all find the live run here.
  */
 @ApplicationScoped
+@Startup
 public class RunClaims {
 
     private static final Logger LOG = Logger.getLogger(RunClaims.class);

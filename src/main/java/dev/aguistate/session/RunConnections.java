@@ -22,6 +22,7 @@ import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadStore;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -49,6 +50,7 @@ import org.jboss.logging.Logger;
  * still held, so that a run lost with its replica ends truthfully rather than never.
  */
 @ApplicationScoped
+@Startup
 public class RunConnections {
 
     private static final Logger LOG = Logger.getLogger(RunConnections.class);

@@ -3,6 +3,7 @@ package dev.aguistate.session;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * The owner is still checked on what the store returns.
  */
 @ApplicationScoped
+@Startup
 public class ThreadAccess {
 
     private final ThreadStore store;

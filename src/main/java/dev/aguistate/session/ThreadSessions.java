@@ -21,6 +21,7 @@ import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -39,6 +40,7 @@ import org.jboss.logging.Logger;
  * ({@link ThreadJournal}).
  */
 @ApplicationScoped
+@Startup
 public class ThreadSessions {
 
     private static final Logger LOG = Logger.getLogger(ThreadSessions.class);

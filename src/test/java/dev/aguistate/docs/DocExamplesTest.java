@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.aguistate.testing.ScriptedDemoProfile;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.File;
 import java.io.IOException;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,21 +39,13 @@ import org.junit.jupiter.api.TestFactory;
  * (within a line), so a page may shorten what it shows.
  */
 @QuarkusTest
-@TestProfile(DocExamplesTest.AsANewcomerRunsIt.class)
+@TestProfile(ScriptedDemoProfile.class)
 class DocExamplesTest {
 
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Pattern CALL_ID = Pattern.compile("\\b(call|confirm)_[0-9a-f]{16,}");
     private static final Pattern TIME = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
     private static final String ANY = "…";
-
-    /** The demo model paced as in dev mode (a stopped run is still going when the stop arrives), the example agents. */
-    public static class AsANewcomerRunsIt implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("agui.llm.demo.chunk-delay", "15ms", "agui.agents.file", "examples/agents.yaml");
-        }
-    }
 
     @Test
     void everyCurlBlockIsMarked() {

@@ -10,6 +10,7 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StoreProfiles;
+import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import java.net.http.HttpResponse;
@@ -42,7 +43,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         return overrides;
     }
 
-    public static class Memory extends StoreProfiles.Memory {
+    public static class Memory extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return withQueueBound(super.getConfigOverrides());

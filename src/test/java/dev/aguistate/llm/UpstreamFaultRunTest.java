@@ -15,9 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -27,18 +25,8 @@ import org.junit.jupiter.api.Test;
  * fields of its own (refusal, reasoning) reaches the client.
  */
 @QuarkusTest
-@TestProfile(UpstreamFaultRunTest.LargeThreads.class)
+@TestProfile(StubbedLlmProfile.class)
 class UpstreamFaultRunTest extends StubbedLlmTestBase {
-
-    /** One test streams 32 MB of text, which the run then keeps: more than a thread may hold by default. */
-    public static class LargeThreads extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.store.max-thread-bytes", String.valueOf(64L * 1024 * 1024));
-            return overrides;
-        }
-    }
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 

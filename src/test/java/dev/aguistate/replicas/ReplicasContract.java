@@ -448,8 +448,8 @@ abstract class ReplicasContract {
     private static JsonNode joinThroughAgUiClient(ServerInstance replica, String threadId) throws Exception {
         Path result = Files.createTempFile("join-", ".json");
         try {
-            int exit = FrontendSample.run(List.of("node", "drivers/join-run.mjs"), 60, Map.of(
-                    "AGUI_SERVER_URL", replica.url(), "AGENT", "document", "THREAD_ID", threadId,
+            int exit = FrontendSample.run(replica.url(), List.of("node", "drivers/join-run.mjs"), 60, Map.of(
+                    "AGENT", "document", "THREAD_ID", threadId,
                     "RESULT_FILE", result.toString()));
             assertEquals(0, exit, "the join driver failed; its output is above");
             return RunRequests.JSON.readTree(result.toFile());

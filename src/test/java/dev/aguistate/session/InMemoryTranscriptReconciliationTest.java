@@ -1,9 +1,9 @@
 package dev.aguistate.session;
 
-import dev.aguistate.testing.StoreProfiles;
+import dev.aguistate.testing.StubbedLlmProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(StoreProfiles.Memory.class)
+@TestProfile(StubbedLlmProfile.class)
 class InMemoryTranscriptReconciliationTest extends TranscriptReconciliationContract {}

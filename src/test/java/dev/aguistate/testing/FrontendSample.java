@@ -4,12 +4,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
-/** Runs npm commands in {@code frontend-sample/} against the Quarkus test server (the Node suites' launcher). */
+/** Runs npm and node commands in {@code frontend-sample/} against a server (the Node suites' launcher). */
 public final class FrontendSample {
 
     public static final Path DIR = Path.of("frontend-sample");
@@ -18,18 +19,28 @@ public final class FrontendSample {
     }
 
     /**
-     * Runs a command in {@code frontend-sample/} with {@code AGUI_SERVER_URL} set to the test server; returns its
-     * exit code. Its output goes to {@code target/frontend-sample.log} and is then printed: a child writing to the
-     * test JVM's own stdout, or reading its stdin, would corrupt Surefire's channel to the fork.
+     * Runs a command in {@code frontend-sample/} with {@code AGUI_SERVER_URL} set to {@code serverUrl}; returns its
+     * exit code.
      */
-    public static int run(List<String> command, int timeoutSeconds, Map<String, String> environment)
+    public static int run(String serverUrl, List<String> command, int timeoutSeconds, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        Map<String, String> withServer = new HashMap<>(environment);
+        withServer.put("AGUI_SERVER_URL", serverUrl);
+        return execute(command, timeoutSeconds, withServer);
+    }
+
+    /**
+     * Runs a command in {@code frontend-sample/}; returns its exit code. Its output goes to
+     * {@code target/frontend-sample.log} and is then printed: a child writing to the test JVM's own stdout, or
+     * reading its stdin, would corrupt Surefire's channel to the fork.
+     */
+    private static int execute(List<String> command, int timeoutSeconds, Map<String, String> environment)
             throws IOException, InterruptedException {
         Path log = Path.of("target", "frontend-sample.log").toAbsolutePath();
         ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
-        builder.environment().put("AGUI_SERVER_URL", "http://127.0.0.1:" + SseClient.testPort());
         builder.environment().putAll(environment);
         Process process = builder.start();
         boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
@@ -49,7 +60,7 @@ public final class FrontendSample {
      */
     public static void installIfMissing(String module) throws IOException, InterruptedException {
         if (!Files.isDirectory(DIR.resolve("node_modules").resolve(module))) {
-            int exit = run(List.of("npm", "install", "--no-audit", "--no-fund"), 300, Map.of());
+            int exit = execute(List.of("npm", "install", "--no-audit", "--no-fund"), 300, Map.of());
             if (exit != 0) {
                 throw new AssertionError("npm install in frontend-sample failed (exit " + exit + ")");
             }

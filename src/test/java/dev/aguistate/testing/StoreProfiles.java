@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The {@link StubbedLlmProfile} server on each thread store, for tests that must hold on all three. A test class on
+ * The {@link StubbedLlmProfile} server on Redis and on PostgreSQL (on the in-memory store it is that profile itself,
+ * so that those tests share its server), for tests that must hold on all three stores. A test class on
  * Redis or PostgreSQL is skipped (before Quarkus starts) when that server does not accept connections, unless
  * {@code AGUI_REQUIRE_STORES=true}, as in CI, where it then fails.
  */
@@ -23,8 +24,6 @@ public final class StoreProfiles {
             "postgresql://postgres@127.0.0.1:5432/test");
 
     private StoreProfiles() {}
-
-    public static class Memory extends StubbedLlmProfile {}
 
     public static class Redis extends StubbedLlmProfile {
         @Override
@@ -50,7 +49,7 @@ public final class StoreProfiles {
 
         private Users() {}
 
-        public static class Memory extends StoreProfiles.Memory {
+        public static class Memory extends StubbedLlmProfile {
             @Override
             public Map<String, String> getConfigOverrides() {
                 return withUsers(super.getConfigOverrides());

@@ -6,7 +6,10 @@ import java.util.Map;
 
 /**
  * The server with its real langchain4j adapter pointed at an {@link OpenAiStub}; short timeouts so that the
- * keep-alive, idle-timeout and round-limit paths are reachable in a test.
+ * keep-alive, idle-timeout and round-limit paths are reachable in a test. Threads may hold 64 MiB (8 by default):
+ * {@code UpstreamFaultRunTest} streams 32 MB of text, which the run keeps. It is the one profile of most
+ * {@code @QuarkusTest}s, so that they share one boot: a test that needs a setting of its own shares a profile with
+ * the tests that need the same, or gets one of its own, and Quarkus restarts for it.
  */
 public class StubbedLlmProfile implements QuarkusTestProfile {
 
@@ -24,6 +27,7 @@ public class StubbedLlmProfile implements QuarkusTestProfile {
                 "agui.state.delta-interval", "0ms",
                 "agui.run.context.max-messages", String.valueOf(CONTEXT_MAX_MESSAGES),
                 "agui.run.context.max-age", CONTEXT_MAX_AGE,
+                "agui.store.max-thread-bytes", String.valueOf(64L * 1024 * 1024),
                 "agui.llm.headers.X-Test-Header", "present");
     }
 

@@ -4,6 +4,7 @@ import dev.aguistate.protocol.RunAgentInput;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * switch is read here rather than trusted to the bean.
  */
 @ApplicationScoped
+@Startup
 public class RunTracing {
 
     private final Tracer tracer;

@@ -3,32 +3,29 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
-import dev.aguistate.testing.ScriptedDemoProfile;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs the Node conformance suite ({@code frontend-sample/test}, the official {@code @ag-ui/client} 1.0.0 and
- * 0.0.59, every frame checked against the strict AG-UI 1.0 schemas) against this server started as a newcomer
- * starts it: no LLM configured, scripted demo model.
+ * 0.0.59, every frame checked against the strict AG-UI 1.0 schemas) against the packaged server started as a
+ * newcomer starts it: no LLM configured, scripted demo model.
  *
  * <p>Without Node on the PATH the test is skipped and says so, unless {@code AGUI_REQUIRE_NODE=true} (set by
  * {@code .ci/run}), which turns the skip into a failure.
  */
-@QuarkusTest
-@TestProfile(ScriptedDemoProfile.class)
-class ClientConformanceTest {
+class ClientConformanceIT {
+
+    @RegisterExtension
+    static final PackagedServer SERVER = new PackagedServer("conformance", Map.of());
 
     @Test
     void officialClientAcceptsEveryRun() throws Exception {
         FrontendSample.assumeNode("@ag-ui/client conformance");
         FrontendSample.installIfMissing("@ag-ui/client-0.0.59"); // the newest addition to package.json
-        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:conformance"), 300, Map.of()),
+        assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:conformance"), 300, Map.of()),
                 "the @ag-ui/client conformance suite failed; its output is above");
     }
 }

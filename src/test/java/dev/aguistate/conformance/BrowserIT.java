@@ -3,27 +3,23 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs the sample UI's browser tests ({@code frontend-sample/test-browser}: playwright-core driving Debian's
- * Chromium) against this server, which serves the UI they build at {@code /} and answers with the scripted demo
- * model, paced so that a run can be watched as it happens.
+ * Chromium) against the packaged server, which serves the UI they build at {@code /} and answers with the scripted
+ * demo model, paced so that a run can be watched as it happens.
  *
  * <p>Without Node or Chromium the test is skipped and says so, unless {@code AGUI_REQUIRE_BROWSER=true} (set by
  * {@code .ci/run}, which installs Chromium), which turns the skip into a failure.
  */
-@QuarkusTest
-@TestProfile(BrowserTest.PacedDemoWithSampleUi.class)
-class BrowserTest {
+class BrowserIT {
 
     private static final Path SAMPLE = FrontendSample.DIR;
     private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("AGUI_CHROMIUM", "/usr/bin/chromium"));
@@ -34,18 +30,14 @@ class BrowserTest {
      * ({@code multitask: reject}): how the page shows a failed run is tested with a run another client holds the thread
      * against, which the default strategy (enqueue) would let the page wait for instead.
      */
-    public static class PacedDemoWithSampleUi implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "agui.llm.demo.chunk-delay", "10ms",
-                    "agui.state.delta-interval", "0ms",
-                    "agui.samples.task-step-delay", "150ms",
-                    "agui.sample-ui.dir", SAMPLE.resolve("dist").toString(),
-                    "agui.agents.file", "examples/agents.yaml",
-                    "agui.run.multitask", "reject");
-        }
-    }
+    @RegisterExtension
+    static final PackagedServer SERVER = new PackagedServer("browser", Map.of(
+            "agui.llm.demo.chunk-delay", "10ms",
+            "agui.state.delta-interval", "0ms",
+            "agui.samples.task-step-delay", "150ms",
+            "agui.sample-ui.dir", SAMPLE.resolve("dist").toString(),
+            "agui.agents.file", "examples/agents.yaml",
+            "agui.run.multitask", "reject"));
 
     @Test
     void sampleUiWorksInARealBrowser() throws Exception {
@@ -62,7 +54,7 @@ class BrowserTest {
             Assumptions.abort("SKIPPED sample UI browser tests: " + missing);
         }
         FrontendSample.installIfMissing("playwright-core");
-        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:browser"), 600,
+        assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:browser"), 600,
                         Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
                 "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");
     }

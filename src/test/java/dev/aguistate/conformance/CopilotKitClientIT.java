@@ -3,34 +3,33 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
-import dev.aguistate.testing.ScriptedDemoProfile;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs {@code frontend-sample/test-copilotkit}: CopilotKit's own client ({@code @copilotkit/core}, the version
- * CopilotKit 1.75 ships) against this server's CopilotKit runtime endpoints, with the scripted demo model.
+ * CopilotKit 1.75 ships) against the packaged server's CopilotKit runtime endpoints, with the scripted demo model.
  *
  * <p>Without Node on the PATH the test is skipped and says so, unless {@code AGUI_REQUIRE_NODE=true} (set by
  * {@code .ci/run}), which turns the skip into a failure.
  */
-@QuarkusTest
-@TestProfile(ScriptedDemoProfile.class)
-class CopilotKitClientTest {
+class CopilotKitClientIT {
+
+    @RegisterExtension
+    static final PackagedServer SERVER = new PackagedServer("copilotkit", Map.of());
 
     @Test
     void copilotKitsClientRunsAgainstTheRuntimeEndpoints() throws Exception {
-        runSuite(Map.of());
+        runSuite(SERVER, Map.of());
     }
 
-    /** The suite with {@code environment} (e.g. the API key its requests send). */
-    static void runSuite(Map<String, String> environment) throws Exception {
+    /** The suite against {@code server}, with {@code environment} (e.g. the API key its requests send). */
+    static void runSuite(PackagedServer server, Map<String, String> environment) throws Exception {
         FrontendSample.assumeNode("@copilotkit/core against /copilotkit");
         FrontendSample.installIfMissing("@copilotkit/core");
-        assertEquals(0, FrontendSample.run(List.of("npm", "run", "test:copilotkit"), 300, environment),
+        assertEquals(0, FrontendSample.run(server.url(), List.of("npm", "run", "test:copilotkit"), 300, environment),
                 "the @copilotkit/core suite failed; its output is above");
     }
 }

@@ -1,0 +1,24 @@
+package dev.aguistate.conformance;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * CopilotKit's client against the packaged server with API keys: the app passes its key in CopilotKit's
+ * {@code headers}, and every request CopilotKit makes (info, run, connect, stop) carries it to the one
+ * {@code UserResolver}.
+ */
+class CopilotKitClientWithApiKeyIT {
+
+    private static final String KEY = "copilotkit-app-key";
+
+    @RegisterExtension
+    static final PackagedServer SERVER = new PackagedServer("copilotkit-api-key",
+            Map.of("agui.auth.api-keys." + KEY, "carol"));
+
+    @Test
+    void copilotKitsClientSendsTheAppsKeyOnEveryRequest() throws Exception {
+        CopilotKitClientIT.runSuite(SERVER, Map.of("AGUI_API_KEY", KEY));
+    }
+}
