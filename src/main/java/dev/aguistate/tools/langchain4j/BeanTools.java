@@ -3,6 +3,7 @@ package dev.aguistate.tools.langchain4j;
 import dev.aguistate.tools.BackendTool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.Collections;
@@ -21,8 +22,12 @@ public class BeanTools {
 
     private final Map<String, BackendTool> byName;
 
-    /** Every bean is looked at (through the BeanManager: an {@code @Any Instance<Object>} does not list them all). */
-    BeanTools(BeanManager beans) {
+    /**
+     * Every bean is looked at, through the BeanManager. {@code keepsEveryBean} is never read: as an injection point
+     * every bean could satisfy, it keeps Quarkus from removing a bean that nothing injects as unused, which a tools
+     * bean that only an agents file names is (its {@code Instance.handles()} would not list them all, though).
+     */
+    BeanTools(BeanManager beans, @Any Instance<Object> keepsEveryBean) {
         Map<String, BackendTool> tools = new TreeMap<>();
         Map<String, String> origins = new HashMap<>();
         for (Bean<?> bean : beans.getBeans(Object.class, Any.Literal.INSTANCE)) {
