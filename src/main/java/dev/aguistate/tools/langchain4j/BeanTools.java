@@ -9,7 +9,6 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -49,11 +48,7 @@ public class BeanTools {
         this.byName = Collections.unmodifiableMap(tools);
     }
 
-    public Optional<BackendTool> find(String name) {
-        return Optional.ofNullable(byName.get(name));
-    }
-
-    /** The tools by name, for the message that says a name is unknown. */
+    /** The tools by name. */
     public Map<String, BackendTool> all() {
         return byName;
     }
