@@ -33,8 +33,8 @@ class ArchitectureTest {
 
     private static final String ROOT = "dev.aguistate";
     private static final Path DOC = Path.of("docs/architecture.md");
-    private static final Pattern ROW = Pattern.compile("^\\| `([a-z.]+)` \\|(.*)\\|\\s*$");
-    private static final Pattern NAME = Pattern.compile("`([a-z.]+)`");
+    private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.]+)` \\|(.*)\\|\\s*$");
+    private static final Pattern NAME = Pattern.compile("`([a-z0-9.]+)`");
 
     private static Map<String, Set<String>> allowed;
     private static JavaClasses classes;

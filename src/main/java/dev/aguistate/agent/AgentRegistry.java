@@ -4,6 +4,7 @@ import dev.aguistate.tools.ResultLimit;
 import dev.aguistate.tools.ToolSource;
 import dev.aguistate.tools.ToolSourceRuntime;
 import dev.aguistate.tools.ToolsConfig;
+import dev.aguistate.tools.langchain4j.BeanTools;
 import io.quarkus.runtime.Startup;
 import io.vertx.core.Vertx;
 import jakarta.annotation.PreDestroy;
@@ -20,7 +21,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 /**
- * All agents, by name: every {@link AgentDefinition} bean and the agents of {@code agui.agents.file}. The default
+ * All agents, by name: every {@link AgentDefinition} bean and the agents of {@code agui.agents.file}, whose
+ * {@code tools} lists name the {@code @Tool} methods of the application's beans ({@link BeanTools}). The default
  * agent answers {@code POST /agui}. Created at start-up, so that a bad agents file or name clash stops the server
  * rather than its first request. It owns the agents' {@link ToolSource}s (MCP servers, HTTP tools): it starts them
  * here, in the background, and closes them at shutdown.
@@ -35,8 +37,9 @@ public class AgentRegistry {
     private final String defaultAgent;
 
     @Inject
-    AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config, Vertx vertx, ToolsConfig tools) {
-        this(beans, config);
+    AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config, BeanTools javaTools, Vertx vertx,
+                  ToolsConfig tools) {
+        this(beans, config, javaTools);
         ToolSourceRuntime runtime = new ToolSourceRuntime(vertx, new ResultLimit(tools.maxResultChars()));
         agents.values().forEach(agent -> agent.toolSources().forEach(source -> {
             LOG.infof("agent %s: starting tool source %s", agent.name(), source.id());
@@ -44,21 +47,23 @@ public class AgentRegistry {
         }));
     }
 
-    private AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config) {
+    private AgentRegistry(Instance<AgentDefinition> beans, AgentsConfig config, BeanTools javaTools) {
         Map<String, AgentDefinition> byName = new TreeMap<>();
         // where each agent was declared, to name both sides of a clash
         Map<String, String> origins = new HashMap<>();
         for (Instance.Handle<AgentDefinition> bean : beans.handles()) {
             add(byName, origins, bean.get(), "Java (" + bean.getBean().getBeanClass().getName() + ")");
         }
-        config.file().ifPresent(file -> AgentsFile.load(file, AgentRegistry::configured)
+        config.file().ifPresent(file -> AgentsFile.load(file, AgentRegistry::configured, javaTools.all())
                 .forEach(agent -> add(byName, origins, agent, file.toString())));
-        if (!byName.containsKey(config.defaultAgent())) {
-            throw new IllegalStateException("agui.agents.default names agent '" + config.defaultAgent()
-                    + "', but the agents are " + byName.keySet());
-        }
+        config.defaultAgent().filter(name -> !byName.containsKey(name)).ifPresent(name -> {
+            throw new IllegalStateException("agui.agents.default names agent '" + name + "', but the agents are "
+                    + byName.keySet());
+        });
         this.agents = Collections.unmodifiableMap(byName);
-        this.defaultAgent = config.defaultAgent();
+        // unnamed, the only agent is the default; among several, none is
+        this.defaultAgent = config.defaultAgent()
+                .orElse(byName.size() == 1 ? byName.keySet().iterator().next() : null);
     }
 
     private static void add(Map<String, AgentDefinition> byName, Map<String, String> origins,
@@ -85,8 +90,9 @@ public class AgentRegistry {
         return Optional.ofNullable(agents.get(name));
     }
 
-    public AgentDefinition defaultAgent() {
-        return agents.get(defaultAgent);
+    /** The agent behind {@code POST /agui}: {@code agui.agents.default}, else the only agent; else none. */
+    public Optional<AgentDefinition> defaultAgent() {
+        return Optional.ofNullable(defaultAgent).map(agents::get);
     }
 
     public Collection<AgentDefinition> all() {

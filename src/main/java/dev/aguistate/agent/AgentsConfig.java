@@ -1,7 +1,6 @@
 package dev.aguistate.agent;
 
 import io.smallrye.config.ConfigMapping;
-import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -10,10 +9,12 @@ import java.util.Optional;
 @ConfigMapping(prefix = "agui.agents")
 public interface AgentsConfig {
 
-    /** The agent behind {@code POST /agui}. */
+    /**
+     * The agent behind {@code POST /agui}; unset, the only agent when there is one, else none ({@code POST /agui}
+     * answers 404).
+     */
     @WithName("default")
-    @WithDefault("chat")
-    String defaultAgent();
+    Optional<String> defaultAgent();
 
     /**
      * A YAML or JSON file of further agents, read once at start-up (format: docs/declarative-agents.md); a

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.aguistate.agent.AgentsFileModel.AgentEntry;
 import dev.aguistate.agent.AgentsFileModel.Document;
+import dev.aguistate.tools.BackendTool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -72,6 +73,18 @@ public final class AgentsFile {
      * @throws AgentsFileException naming the file, the agent and the problem
      */
     public static List<AgentDefinition> load(Path file, Function<String, Optional<String>> variables) {
+        return load(file, variables, Map.of());
+    }
+
+    /**
+     * The file's agents, in file order.
+     *
+     * @param variables what a {@code ${NAME}} stands for, as in {@link #load(Path, Function)}
+     * @param javaTools the Java tools an agent's {@code tools} list may name, by name
+     * @throws AgentsFileException naming the file, the agent and the problem
+     */
+    public static List<AgentDefinition> load(Path file, Function<String, Optional<String>> variables,
+                                             Map<String, BackendTool> javaTools) {
         List<JsonNode> entries = inFile(file, "", () -> agentEntries(read(file)));
         List<AgentDefinition> agents = new ArrayList<>();
         Map<String, String> labelsByName = new HashMap<>();
@@ -79,7 +92,7 @@ public final class AgentsFile {
             JsonNode entry = entries.get(i);
             String label = AgentsFileModel.label("agents", i, entry.path("name").textValue());
             agents.add(inFile(file, label + ": ", () -> {
-                AgentDefinition agent = bind(entry, AgentEntry.class).toDefinition(variables);
+                AgentDefinition agent = bind(entry, AgentEntry.class).toDefinition(variables, javaTools);
                 String earlier = labelsByName.putIfAbsent(agent.name(), label);
                 if (earlier != null) {
                     throw new IllegalArgumentException("the name is already used by " + earlier);

@@ -38,6 +38,15 @@ final class AgentsFileModel {
 
     private AgentsFileModel() {}
 
+    private static BackendTool javaTool(String name, Map<String, BackendTool> javaTools) {
+        BackendTool tool = javaTools.get(name);
+        if (tool == null) {
+            throw new IllegalArgumentException("no @Tool method of the application's beans is named '" + name
+                    + "' (they are " + new TreeSet<>(javaTools.keySet()) + ")");
+        }
+        return tool;
+    }
+
     /** The agents stay JSON here: each is bound on its own, so that a binding error can name its agent. */
     record Document(List<JsonNode> agents) {}
 
@@ -45,7 +54,8 @@ final class AgentsFileModel {
                       boolean stateless, List<StateToolEntry> stateTools, List<PredictionEntry> predictive,
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
                       ConfirmationEntry confirmation, String onDisconnect, String multitask, Integer maxInputTokens,
-                      SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools) {
+                      SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools,
+                      List<String> tools) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -53,9 +63,13 @@ final class AgentsFileModel {
             serverOwned = serverOwned == null ? List.of() : serverOwned;
             mcpServers = mcpServers == null ? List.of() : mcpServers;
             httpTools = httpTools == null ? List.of() : httpTools;
+            tools = tools == null ? List.of() : tools;
         }
 
-        AgentDefinition toDefinition(Function<String, Optional<String>> variables) {
+        /**
+         * @param javaTools the tools {@code tools} may name: the {@code @Tool} methods of the application's beans
+         */
+        AgentDefinition toDefinition(Function<String, Optional<String>> variables, Map<String, BackendTool> javaTools) {
             AgentDefinition.Builder agent = AgentDefinition.builder(required(name, "name"))
                     .description(description)
                     .instructions(instructions)
@@ -80,6 +94,7 @@ final class AgentsFileModel {
                 agent.state(schema.build());
             }
             mapAt("stateTools", stateTools, StateToolEntry::name, StateToolEntry::toTool).forEach(agent::tool);
+            mapAt("tools", tools, name -> name, name -> javaTool(name, javaTools)).forEach(agent::tool);
             mapAt("mcpServers", mcpServers, McpServerEntry::id, server -> server.toServer(variables))
                     .forEach(agent::mcpServer);
             if (!httpTools.isEmpty()) {

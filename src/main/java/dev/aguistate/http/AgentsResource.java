@@ -67,7 +67,7 @@ public class AgentsResource {
     @APIResponseSchema(AgentsList.class)
     public Uni<Response> list(@HeaderParam("Authorization") String authorization) {
         return authorized(authorization, () -> {
-            String defaultName = agents.defaultAgent().name();
+            String defaultName = agents.defaultAgent().map(AgentDefinition::name).orElse(null);
             return Response.ok(new AgentsList(agents.all().stream().map(a -> info(a, defaultName)).toList(),
                     ModelInfo.of(model.description())), MediaType.APPLICATION_JSON).build();
         });

@@ -30,6 +30,12 @@ public record ErrorBody(int status, String code, String message) {
                 new ErrorBody(422, "invalid_thread_id", "threadId " + violation));
     }
 
+    /** {@code POST /agui} on a server with several agents and no {@code agui.agents.default}. */
+    public static ErrorBody noDefaultAgent() {
+        return new ErrorBody(404, "unknown_agent", "there is no default agent: name one in the path (POST"
+                + " /agui/{agent}; GET /agui/agents lists them) or set agui.agents.default");
+    }
+
     public static ErrorBody unknownAgent(String name) {
         return new ErrorBody(404, "unknown_agent", "there is no agent named '" + name
                 + "'; GET /agui/agents lists them");

@@ -54,7 +54,9 @@ public class RunRoute implements RunEndpoints {
     }
 
     void register(@Observes Router router) {
-        router.post("/agui").handler(ctx -> stream(ctx, Stream.RUN, agents.defaultAgent().name()));
+        router.post("/agui").handler(ctx -> agents.defaultAgent().ifPresentOrElse(
+                agent -> stream(ctx, Stream.RUN, agent.name()), 
+                () -> gate.authorized(ctx, caller -> reject(ctx, ErrorBody.noDefaultAgent()))));
         router.post("/agui/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
         router.post("/agui/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
         // ?runId= stops only that run: the live one, or one that waits for the thread (multitask: enqueue)

@@ -71,6 +71,14 @@ public interface LlmConfig {
     Demo demo();
 
     interface Demo {
+        /**
+         * Whether a server with no LLM configured answers with the scripted demo model; off, it does not start. The
+         * standalone server turns it on; an application embedding it has it off, so that a missing key is found at
+         * its start, not by its users.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
         /** Pause between the scripted model's chunks, so a newcomer sees streaming happen. */
         @WithDefault("15ms")
         Duration chunkDelay();

@@ -3,13 +3,18 @@ package dev.aguistate.samples;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.tools.BackendTool;
 import jakarta.inject.Singleton;
+import io.quarkus.arc.lookup.LookupIfProperty;
 import jakarta.enterprise.inject.Produces;
 
-/** The agents a fresh server offers. Each is an {@link AgentDefinition} bean; add yours the same way. */
+/**
+ * The agents a fresh server offers. Each is an {@link AgentDefinition} bean; add yours the same way. Served only with
+ * {@code agui.samples.enabled=true}: the standalone server turns them on, an application embedding it does not.
+ */
 public class SampleAgents {
 
     @Produces
     @Singleton
+    @LookupIfProperty(name = "agui.samples.enabled", stringValue = "true")
     AgentDefinition chat() {
         return AgentDefinition.builder("chat")
                 .description("A helpful assistant that can look up the weather and use the tools your page offers.")

@@ -13,6 +13,7 @@ import dev.aguistate.state.StateKey;
 import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.ToolContext;
+import io.quarkus.arc.lookup.LookupIfProperty;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -47,6 +48,7 @@ public class SharedStateAgents {
 
     @Produces
     @Singleton
+    @LookupIfProperty(name = "agui.samples.enabled", stringValue = "true")
     AgentDefinition recipe() {
         return sample("recipe", ConfirmationMessages.RECIPE, "update_recipe")
                 .description("A recipe assistant whose recipe card fills in while it writes (shared, predictive state).")
@@ -67,6 +69,7 @@ public class SharedStateAgents {
 
     @Produces
     @Singleton
+    @LookupIfProperty(name = "agui.samples.enabled", stringValue = "true")
     AgentDefinition document() {
         return sample("document", ConfirmationMessages.DOCUMENT, "write_document")
                 .description("A writer whose document appears as it is written (shared, predictive state).")
@@ -91,6 +94,7 @@ public class SharedStateAgents {
      */
     @Produces
     @Singleton
+    @LookupIfProperty(name = "agui.samples.enabled", stringValue = "true")
     AgentDefinition tasks(@ConfigProperty(name = "agui.samples.task-step-delay", defaultValue = "600ms")
                           Duration stepDelay) {
         return sample("tasks", ConfirmationMessages.TASK_PLANNING, "execute_steps")

@@ -241,6 +241,19 @@ class AgentsFileTest {
     }
 
     @Test
+    void toolsNameJavaToolsAndAnUnknownNameIsRefusedWithTheKnownOnes() throws IOException {
+        BackendTool lookup = BackendTool.builder("lookupOrder").handler((args, context) -> "shipped");
+        Path file = write("java-tools.yaml", "agents:\n  - name: support\n    tools: [lookupOrder]\n");
+
+        AgentDefinition support = AgentsFile.load(file, name -> Optional.empty(), Map.of("lookupOrder", lookup)).get(0);
+
+        assertSame(lookup, support.tools().get("lookupOrder"));
+        assertTrue(assertThrows(AgentsFileException.class, () -> AgentsFile.load(file, name -> Optional.empty(),
+                Map.of())).getMessage().endsWith("agents[0] 'support': tools[0] 'lookupOrder': no @Tool method of"
+                + " the application's beans is named 'lookupOrder' (they are [])"));
+    }
+
+    @Test
     void theExampleFileLoads() {
         AgentDefinition planner = AgentsFile.load(Path.of("examples/agents.yaml")).get(0);
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every Java block of the README and docs/ quotes a file under examples/java, which the build compiles
- * (the {@code compile-examples} execution in pom.xml): so the Java a reader copies compiles as shown.
+ * (the {@code compile-examples} execution in pom.xml), or under examples/embedded-app, which .ci/run builds and tests
+ * as an application of its own: so the Java a reader copies compiles as shown.
  */
 class DocSnippetsTest {
 
@@ -30,8 +31,10 @@ class DocSnippetsTest {
                     continue;
                 }
                 Path example = Path.of(block.marker().substring("example:".length()).strip());
-                if (!example.startsWith("examples/java") || !Files.isRegularFile(example)) {
-                    problems.add(block.where() + ": " + example + " is not a file under examples/java");
+                if (!(example.startsWith("examples/java") || example.startsWith("examples/embedded-app/src"))
+                        || !Files.isRegularFile(example)) {
+                    problems.add(block.where() + ": " + example + " is not a file under examples/java or"
+                            + " examples/embedded-app/src");
                     continue;
                 }
                 if (!quotes(Files.readAllLines(example), block.lines())) {

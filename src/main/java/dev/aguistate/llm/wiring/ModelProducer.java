@@ -13,7 +13,10 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
-/** Chooses the model: the configured OpenAI-compatible endpoint, or the scripted demo when none is configured. */
+/**
+ * Chooses the model: the configured OpenAI-compatible endpoint, or the scripted demo when none is configured and
+ * {@code agui.llm.demo.enabled} allows it.
+ */
 public class ModelProducer {
 
     private static final Logger LOG = Logger.getLogger(ModelProducer.class);
@@ -27,6 +30,10 @@ public class ModelProducer {
             OpenAiCompatibleModel model = new OpenAiCompatibleModel(config, vertx, meters);
             LOG.infof("LLM: %s at %s", model.description().model(), model.description().baseUrl());
             return model;
+        }
+        if (!config.demo().enabled()) {
+            throw new IllegalStateException("No LLM configured: set agui.llm.api-key and/or agui.llm.base-url (an"
+                    + " OpenAI-compatible endpoint), or agui.llm.demo.enabled=true for the scripted demo model");
         }
         LOG.warn("""
 
