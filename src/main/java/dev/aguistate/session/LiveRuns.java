@@ -5,7 +5,6 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.Multitask;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
-import dev.aguistate.protocol.SseFrames;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.AgentRunner;
 import dev.aguistate.run.RunConfig;
@@ -184,9 +183,7 @@ public class LiveRuns {
     private QueuedRun.Turn refusedTurn(Caller caller, RunAgentInput input, String code, String message) {
         LOG.infof("threadId=%s runId=%s: the waiting run did not start: %s", input.threadId(), input.runId(), message);
         admission.left(caller);
-        return QueuedRun.Turn.ended(Multi.createFrom().items(
-                SseFrames.frame(new AgUiEvent.RunStarted(input.threadId(), input.runId())),
-                SseFrames.frame(new AgUiEvent.RunError(message, code))));
+        return QueuedRun.Turn.ended(input.threadId(), input.runId(), new AgUiEvent.RunError(message, code));
     }
 
     /** @throws RunRejected (before anything starts) when the client's state is not acceptable */

@@ -34,9 +34,13 @@ final class QueuedRun {
      */
     record Turn(Multi<byte[]> frames, Runnable withdraw) {
 
-        /** A turn that holds nothing: its frames tell the client how the request ended. */
-        static Turn ended(Multi<byte[]> frames) {
-            return new Turn(frames, () -> { });
+        /**
+         * A turn that holds nothing: the request's run starts and at once ends with {@code terminal}, which tells the
+         * client how the request ended.
+         */
+        static Turn ended(String threadId, String runId, AgUiEvent terminal) {
+            return new Turn(Multi.createFrom().items(
+                    SseFrames.frame(new AgUiEvent.RunStarted(threadId, runId)), SseFrames.frame(terminal)), () -> { });
         }
     }
 
@@ -104,10 +108,8 @@ final class QueuedRun {
     /** It was stopped while it waited, and left the queue: its client sees it start and end cancelled. */
     void stopped() {
         onGone.run();
-        offer(Turn.ended(Multi.createFrom().items(
-                SseFrames.frame(new AgUiEvent.RunStarted(thread.threadId(), runId)),
-                SseFrames.frame(new AgUiEvent.RunFinished(thread.threadId(), runId, null, new RunOutcome.Cancelled(),
-                        null)))));
+        offer(Turn.ended(thread.threadId(), runId,
+                new AgUiEvent.RunFinished(thread.threadId(), runId, null, new RunOutcome.Cancelled(), null)));
     }
 
     private void offer(Turn turn) {
