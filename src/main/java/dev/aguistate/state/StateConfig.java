@@ -1,6 +1,5 @@
 package dev.aguistate.state;
 
-import dev.aguistate.state.DeltaPacing;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -29,7 +28,8 @@ public interface StateConfig {
     @WithDefault("2048")
     int longTextAfterChars();
 
-    @WithDefault("1s")
+    /** The deadline for the text of a long predicted string (the owner's bound, issue 31: updates at most 2 s apart). */
+    @WithDefault("2s")
     Duration longTextDeltaInterval();
 
     /**
@@ -37,7 +37,7 @@ public interface StateConfig {
      * append, so each update carries the whole string); when the deadlines would spend more, updates wait until
      * the string has grown enough. At least 3.
      */
-    @WithDefault("4")
+    @WithDefault("16")
     int stringDeltaBudget();
 
     default DeltaPacing deltaPacing() {

@@ -9,7 +9,12 @@ import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
+import dev.aguistate.state.StateConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -45,6 +50,14 @@ public final class StreamingSimulation {
     }
 
     private StreamingSimulation() {}
+
+    /** The pacing {@code agui.state.*} gives when nothing is configured: what a server does by default. */
+    public static DeltaPacing defaultPacing() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(StateConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter()) // Quarkus's "250ms", as the server reads it
+                .build();
+        return config.getConfigMapping(StateConfig.class).deltaPacing();
+    }
 
     /** Before issue 16, at the tables' pacing of {@value #CHUNK_EVERY_MS} ms per chunk. */
     public static Result run(ArgumentShapes shape, String arguments, int chunkSize, int coalesceMs) {
