@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -45,7 +46,8 @@ public record Webhook(String name, URI url, String secret, Set<WebhookEvent> eve
             throw new IllegalArgumentException("webhook " + name + ": events is empty: list the outcomes to send ("
                     + WebhookEvent.choices() + "), or leave it out for all");
         }
-        events = events == null ? EnumSet.allOf(WebhookEvent.class) : Set.copyOf(events);
+        events = Collections.unmodifiableSet(events == null ? EnumSet.allOf(WebhookEvent.class)
+                : EnumSet.copyOf(events));
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(backoff, "backoff");
         if (timeout.isNegative() || timeout.isZero() || backoff.isNegative() || maxAttempts < 1 || queueSize < 1) {

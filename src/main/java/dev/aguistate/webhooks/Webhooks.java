@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,8 +38,8 @@ public class Webhooks {
         this.vertx = vertx;
         this.registry = registry;
         this.http = vertx.createHttpClient(new HttpClientOptions().setName("agui-webhooks").setKeepAlive(true));
-        configured.forEach(webhook -> LOG.infof("run webhook %s: %s, for %s", webhook.name(), webhook.url(),
-                webhook.events()));
+        configured.forEach(webhook -> LOG.infof("run webhook %s: %s, for runs %s", webhook.name(), webhook.url(),
+                webhook.events().stream().map(WebhookEvent::wireName).collect(Collectors.joining(", "))));
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP server that receives webhooks: it keeps every request (path, headers, raw body) and answers each one as
@@ -64,6 +65,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final ExecutorService handlers = Executors.newCachedThreadPool();
     private final List<Received> received = new ArrayList<>();
     private final Map<String, Deque<Answer>> scripted = new ConcurrentHashMap<>();
+    private final AtomicInteger holding = new AtomicInteger();
 
     private WebhookReceiver(HttpServer server) {
         this.server = server;
@@ -115,6 +117,11 @@ public final class WebhookReceiver implements AutoCloseable {
         }
     }
 
+    /** How many requests are held unanswered now, each until its {@link Answer#held} release (at most 30 s). */
+    public int holding() {
+        return holding.get();
+    }
+
     /** The requests {@code path} got for {@code runId}'s outcome so far. */
     public List<Received> of(String path, String runId) {
         synchronized (received) {
@@ -136,7 +143,12 @@ public final class WebhookReceiver implements AutoCloseable {
             Deque<Answer> answers = scripted.get(request.runId());
             Answer answer = answers == null ? null : answers.pollFirst();
             if (answer != null && answer.release() != null) {
-                answer.release().await(30, TimeUnit.SECONDS);
+                holding.incrementAndGet();
+                try {
+                    answer.release().await(30, TimeUnit.SECONDS);
+                } finally {
+                    holding.decrementAndGet();
+                }
             }
             exchange.sendResponseHeaders(answer == null ? 204 : answer.status(), -1);
         } catch (InterruptedException e) {
