@@ -7,6 +7,7 @@ import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.ToolSource;
 import dev.aguistate.tools.http.HttpTools;
 import dev.aguistate.tools.mcp.McpServer;
+import dev.aguistate.webhooks.Webhook;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,12 +45,15 @@ import java.util.stream.Stream;
  *                            {@code agui.run.summary.*}
  * @param toolSources         where its further tools come from: MCP servers, HTTP tools (see docs/tools.md); their
  *                            lists may change while the server runs, so a run takes {@link #currentTools()} once
+ * @param webhooks            where its runs' outcomes are sent; null: the server's {@code agui.webhooks.*} (see
+ *                            docs/threads.md, "Run webhooks")
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
                               ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Multitask multitask,
-                              Integer maxInputTokens, SummaryPolicy summary, List<ToolSource> toolSources) {
+                              Integer maxInputTokens, SummaryPolicy summary, List<ToolSource> toolSources,
+                              List<Webhook> webhooks) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -60,6 +64,7 @@ public record AgentDefinition(String name, String description, String instructio
         instructions = instructions == null ? "" : instructions;
         tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools)); // declaration order: stable prompts
         toolSources = List.copyOf(toolSources);
+        webhooks = webhooks == null ? null : List.copyOf(webhooks);
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
         confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
@@ -122,6 +127,7 @@ public record AgentDefinition(String name, String description, String instructio
         private Multitask multitask;
         private Integer maxInputTokens;
         private SummaryPolicy summary;
+        private List<Webhook> webhooks;
         private final Set<String> serverOwnedKeys = new LinkedHashSet<>();
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
@@ -228,6 +234,18 @@ public record AgentDefinition(String name, String description, String instructio
             return this;
         }
 
+        /**
+         * Where this agent's runs' outcomes are sent, instead of the server's {@code agui.webhooks.*}; none: nowhere.
+         */
+        public Builder webhooks(List<Webhook> webhooks) {
+            Set<String> names = new LinkedHashSet<>();
+            webhooks.stream().filter(webhook -> !names.add(webhook.name())).findFirst().ifPresent(webhook -> {
+                throw new IllegalArgumentException("agent " + name + " declares webhook " + webhook.name() + " twice");
+            });
+            this.webhooks = List.copyOf(webhooks);
+            return this;
+        }
+
         /** Keys only the server may change, like {@code app:} keys; clients' edits of them are ignored and logged. */
         public Builder serverOwned(String... keys) {
             serverOwnedKeys.addAll(List.of(keys));
@@ -288,7 +306,7 @@ public record AgentDefinition(String name, String description, String instructio
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
                     new ConfirmationPolicy(confirmAllStateTools, confirmed, confirmationMessages), onDisconnect,
-                    multitask, maxInputTokens, summary, toolSources);
+                    multitask, maxInputTokens, summary, toolSources, webhooks);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

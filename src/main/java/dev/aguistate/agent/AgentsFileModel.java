@@ -15,6 +15,8 @@ import dev.aguistate.tools.TokenForwarding;
 import dev.aguistate.tools.http.HttpTool;
 import dev.aguistate.tools.http.HttpTools;
 import dev.aguistate.tools.mcp.McpServer;
+import dev.aguistate.webhooks.Webhook;
+import dev.aguistate.webhooks.WebhookEvent;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -55,7 +57,7 @@ final class AgentsFileModel {
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
                       ConfirmationEntry confirmation, String onDisconnect, String multitask, Integer maxInputTokens,
                       SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools,
-                      List<String> tools) {
+                      List<String> tools, Map<String, WebhookEntry> webhooks) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -120,7 +122,42 @@ final class AgentsFileModel {
             if (summary != null) {
                 agent.summarize(at("summary", summary::toPolicy));
             }
+            if (webhooks != null) {
+                agent.webhooks(webhooks.entrySet().stream().map(webhook -> at("webhooks." + webhook.getKey(),
+                        () -> webhook.getValue().toWebhook(webhook.getKey(), variables))).toList());
+            }
             return agent.build();
+        }
+    }
+
+    /**
+     * A run webhook, as {@code agui.webhooks.<name>.*} configures one: {@code url} and {@code secret} may be
+     * {@code ${NAME}}s; {@code events} a list of outcomes (absent: all); durations like {@code 10s}.
+     */
+    record WebhookEntry(String url, String secret, List<String> events, String timeout, Integer maxAttempts,
+                        String backoff, Integer queueSize) {
+
+        Webhook toWebhook(String name, Function<String, Optional<String>> variables) {
+            Webhook.Builder webhook = Webhook.builder(name, Variables.expand(required(url, "url"), variables, "url"),
+                    Variables.expand(required(secret, "secret"), variables, "secret"));
+            if (events != null) {
+                webhook.events(events.stream().map(event -> WebhookEvent.named(event).orElseThrow(() ->
+                        new IllegalArgumentException("unknown event '" + event + "' (expected "
+                                + WebhookEvent.choices() + ")"))).collect(Collectors.toSet()));
+            }
+            if (timeout != null) {
+                webhook.timeout(Durations.parse(timeout, "timeout"));
+            }
+            if (maxAttempts != null) {
+                webhook.maxAttempts(maxAttempts);
+            }
+            if (backoff != null) {
+                webhook.backoff(Durations.parse(backoff, "backoff"));
+            }
+            if (queueSize != null) {
+                webhook.queueSize(queueSize);
+            }
+            return webhook.build();
         }
     }
 

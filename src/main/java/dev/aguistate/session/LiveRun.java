@@ -20,6 +20,7 @@ import io.smallrye.mutiny.subscription.MultiSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,6 +59,10 @@ final class LiveRun {
     private boolean saving;
     private boolean ended;
     private MultiEmitter<? super byte[]> starter;
+    /** The run's {@code RUN_FINISHED} or {@code RUN_ERROR}, once published, and when. */
+    private AgUiEvent terminal;
+    private Instant endedAt;
+    private final Instant startedAt = Instant.now();
     /** The last event's number: {@link #publish}'s own, which the run calls one event at a time. */
     private long seq;
     /** Frames, and their bytes, the starting connection took from its buffer: how far behind it is. */
@@ -94,6 +99,21 @@ final class LiveRun {
 
     String threadId() {
         return session.lock().threadId();
+    }
+
+    /** When the run was made, its thread claimed. */
+    Instant startedAt() {
+        return startedAt;
+    }
+
+    /** The run's terminal event; null until it is published, or when the run's stream broke without one. */
+    synchronized AgUiEvent terminal() {
+        return terminal;
+    }
+
+    /** When its terminal event was published; null as {@link #terminal()} is. */
+    synchronized Instant endedAt() {
+        return endedAt;
     }
 
     StopSwitch stopSwitch() {
@@ -191,6 +211,8 @@ final class LiveRun {
             }
             if (last) {
                 ended = true; // a client leaving from now on stops nothing
+                terminal = event;
+                endedAt = Instant.now();
             }
         }
         if (fellBehind) {

@@ -16,6 +16,8 @@ import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StopSignals;
 import dev.aguistate.store.ThreadKey;
+import dev.aguistate.webhooks.RunEnded;
+import dev.aguistate.webhooks.Webhooks;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
@@ -50,10 +52,11 @@ public class LiveRuns {
     private final RunEventLog log;
     private final StopSignals stops;
     private final RunConfig config;
+    private final Webhooks webhooks;
     private final Vertx vertx;
 
     LiveRuns(AgentRunner runner, RunAdmission admission, ThreadSessions sessions, RunClaims claims, RunQueues queues,
-             RunEventLog log, StopSignals stops, RunConfig config, Vertx vertx) {
+             RunEventLog log, StopSignals stops, RunConfig config, Webhooks webhooks, Vertx vertx) {
         this.runner = runner;
         this.admission = admission;
         this.sessions = sessions;
@@ -62,6 +65,7 @@ public class LiveRuns {
         this.log = log;
         this.stops = stops;
         this.config = config;
+        this.webhooks = webhooks;
         this.vertx = vertx;
     }
 
@@ -189,7 +193,7 @@ public class LiveRuns {
     /** @throws RunRejected (before anything starts) when the client's state is not acceptable */
     private Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect onDisconnect,
                                 Context traceParent) {
-        LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
+        LiveRun live = new LiveRun(session, log, onDisconnect, run -> ended(run, agent));
         Multi<AgUiEvent> events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
         return live.attachStarter(FollowWindow.of(config), () -> {
             running.put(live.key(), live);
@@ -205,11 +209,19 @@ public class LiveRuns {
                 .onFailure().recoverWithNull());
     }
 
-    /** All the run's events are in its log: its place and the thread are free again, the log expires in due time. */
-    private void ended(LiveRun run) {
+    /**
+     * All the run's events are in its log: its place and the thread are free again, its outcome goes to its webhooks
+     * (this replica is the one that ran it, so the only one to send it), the log expires in due time.
+     */
+    private void ended(LiveRun run, AgentDefinition agent) {
         running.remove(run.key());
-        admission.left(run.session().owner());
+        Caller owner = run.session().owner();
+        admission.left(owner);
         release(run.session()).subscribe().with(released -> { });
+        if (run.terminal() != null) {
+            webhooks.runEnded(agent.webhooks(), RunEnded.of(run.threadId(), run.runId(), agent.name(), owner.user(),
+                    owner.tenant(), run.terminal(), run.startedAt(), run.endedAt()));
+        }
         log.expireAfter(run.key(), config.eventsTtl()).subscribe().with(done -> EXPIRIES.succeeded(),
                 failure -> EXPIRIES.failed("threadId=" + run.threadId() + " runId=" + run.runId(), failure));
     }

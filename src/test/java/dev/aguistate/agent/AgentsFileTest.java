@@ -21,9 +21,12 @@ import dev.aguistate.state.StateSchema;
 import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.StateOutput;
 import dev.aguistate.tools.ToolInvoker;
+import dev.aguistate.webhooks.Webhook;
+import dev.aguistate.webhooks.WebhookEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -225,6 +228,64 @@ class AgentsFileTest {
         assertEquals(new SummaryPolicy(0, 8000, 10, null), agents.get(1).summary(), "keepRecent defaults to 10");
         assertNull(agents.get(2).maxInputTokens(), "the server's budget");
         assertNull(agents.get(2).summary(), "the server's summary settings");
+    }
+
+    @Test
+    void anAgentsWebhooksReplaceTheServersTakeTheirSecretFromAVariableAndAnEmptyMapIsNone() throws IOException {
+        String secret = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        List<AgentDefinition> agents = AgentsFile.load(write("hooks.yaml", """
+                agents:
+                  - name: hooked
+                    webhooks:
+                      ops:
+                        url: https://ops.example.com/agui
+                        secret: ${OPS_SECRET}
+                        events: [failed, cancelled]
+                        timeout: 5s
+                        maxAttempts: 3
+                        backoff: 500ms
+                        queueSize: 50
+                  - name: quiet
+                    webhooks: {}
+                  - name: plain
+                """), name -> name.equals("OPS_SECRET") ? Optional.of(secret) : Optional.empty());
+
+        assertEquals(List.of(Webhook.builder("ops", "https://ops.example.com/agui", secret)
+                .events(Set.of(WebhookEvent.FAILED, WebhookEvent.CANCELLED)).timeout(Duration.ofSeconds(5))
+                .maxAttempts(3).backoff(Duration.ofMillis(500)).queueSize(50).build()), agents.get(0).webhooks());
+        assertEquals(List.of(), agents.get(1).webhooks(), "no webhooks at all for this agent");
+        assertNull(agents.get(2).webhooks(), "the server's agui.webhooks.*");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenWebhooks")
+    void aBrokenWebhookIsRefusedWithWhereItIs(String name, String webhook, String problem) throws IOException {
+        Path file = write("hooks.yaml", "agents:\n  - name: hooked\n    webhooks:\n      ops: " + webhook + "\n");
+
+        AgentsFileException e = assertThrows(AgentsFileException.class, () -> AgentsFile.load(file,
+                variable -> Optional.empty()));
+
+        assertTrue(e.getMessage().startsWith(file + ": agents[0] 'hooked': webhooks.ops: "), e.getMessage());
+        assertTrue(e.getMessage().contains(problem), e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2"), "a secret is never shown: " + e.getMessage());
+    }
+
+    static Stream<Arguments> brokenWebhooks() {
+        String secret = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        return Stream.of(
+                Arguments.of("no url", "{secret: " + secret + "}", "missing required field 'url'"),
+                Arguments.of("no secret", "{url: 'https://x.example'}", "missing required field 'secret'"),
+                Arguments.of("not a Standard Webhooks secret", "{url: 'https://x.example', secret: hunter2}",
+                        "secret must be 'whsec_' followed by the base64 of 24 to 64 random bytes"),
+                Arguments.of("an unknown event", "{url: 'https://x.example', secret: " + secret
+                        + ", events: [finished, done]}", "unknown event 'done' (expected finished, failed, cancelled,"
+                        + " interrupted)"),
+                Arguments.of("no events", "{url: 'https://x.example', secret: " + secret + ", events: []}",
+                        "events is empty"),
+                Arguments.of("not http", "{url: 'ftp://x.example', secret: " + secret + "}",
+                        "url must be an absolute http or https URL"),
+                Arguments.of("an unset variable", "{url: 'https://x.example', secret: '${OPS_SECRET}'}",
+                        "secret: ${OPS_SECRET} is not set"));
     }
 
     @Test

@@ -14,9 +14,12 @@ import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
+import dev.aguistate.testing.WebhookReceiverResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +28,10 @@ import org.junit.jupiter.api.Test;
 @TestProfile(DeclarativeAgentRunTest.AgentsFromFile.class)
 class DeclarativeAgentRunTest extends StubbedLlmTestBase {
 
-    /** The stubbed LLM, plus the agents of a test file; the default agent is one of them. */
+    /**
+     * The stubbed LLM, plus the agents of a test file; the default agent is one of them. Run webhooks go to a
+     * {@link WebhookReceiverResource} (RunWebhooksTest), which shares this boot rather than paying for its own.
+     */
     public static class AgentsFromFile extends StubbedLlmProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -33,6 +39,13 @@ class DeclarativeAgentRunTest extends StubbedLlmTestBase {
             overrides.put("agui.agents.file", "src/test/resources/agents/declarative-agents.yaml");
             overrides.put("agui.agents.default", "itinerary");
             return overrides;
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            List<TestResourceEntry> resources = new ArrayList<>(super.testResources());
+            resources.add(new TestResourceEntry(WebhookReceiverResource.class));
+            return resources;
         }
     }
 
