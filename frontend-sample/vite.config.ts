@@ -2,7 +2,7 @@ import { defineConfig } from "vite";
 
 // `npm run dev`: Vite's dev server with hot reload, forwarding the API to a server started separately
 // (`./mvnw quarkus:dev`, port 8080; AGUI_SERVER_URL to point elsewhere). `npm run build` writes dist/, which
-// the Quarkus server serves at / when started with -Dagui.sample-ui.dir=frontend-sample/dist.
+// the Quarkus server serves at agui.http.root (/ by default) when started with -Dagui.sample-ui.dir=frontend-sample/dist.
 const server = process.env.AGUI_SERVER_URL ?? "http://localhost:8080";
 
 export default defineConfig({
@@ -13,6 +13,8 @@ export default defineConfig({
       "/copilotkit": server,
     },
   },
+  // Relative asset paths: the server serves the built pages at agui.http.root, which may not be /.
+  base: "./",
   build: {
     outDir: "dist",
     emptyOutDir: true,

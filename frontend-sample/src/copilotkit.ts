@@ -5,11 +5,12 @@ import { fill, h, newId } from "./dom";
 
 /**
  * The CopilotKit mode of the sample: CopilotKit's own client (`@copilotkit/core`, no React) with its runtimeUrl
- * pointed at this server's `/copilotkit`. It discovers the agents there, runs them, shows their shared state as
- * CopilotKit holds it, offers a frontend tool (`change_background`) that CopilotKit runs, stops runs, and reconnects
+ * pointed at this server's `copilotkit`, beside the page. It discovers the agents there, runs them, shows their shared
+ * state as CopilotKit holds it, offers a frontend tool (`change_background`) that CopilotKit runs, stops runs, and reconnects
  * to the thread the URL names (?agent=…&thread=…) after a reload.
  */
-const core = new CopilotKitCore({ runtimeUrl: "/copilotkit" });
+// Beside the page, which is served at agui.http.root: CopilotKit's endpoints at their default base path under it.
+const core = new CopilotKitCore({ runtimeUrl: new URL("copilotkit", document.baseURI).href });
 core.addTool({
   name: "change_background",
   description: "Change the page background colour",

@@ -40,7 +40,7 @@ let current: Session | undefined;
 
 async function main(): Promise<void> {
   try {
-    const response = await fetch("/agui/agents", { headers: { ...authHeaders(), Accept: "application/json" } });
+    const response = await fetch("agui/agents", { headers: { ...authHeaders(), Accept: "application/json" } });
     if (!response.ok) throw new Error(`GET /agui/agents: HTTP ${response.status}`);
     agents = (await response.json()) as AgentsList;
     await show();

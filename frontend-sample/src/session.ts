@@ -42,7 +42,7 @@ export class Session {
     mayBeLive = false,
   ) {
     this.agent = new ReconnectingAgent({
-      url: `/agui/${encodeURIComponent(agentName)}`,
+      url: `agui/${encodeURIComponent(agentName)}`, // relative: the page is served at agui.http.root
       headers: authHeaders(),
       threadId,
       initialMessages: stored.messages ?? [],
@@ -68,7 +68,7 @@ export class Session {
    * the thread yet) unless it waits for the user's decision: then {@link join} follows it.
    */
   static async open(threadId: string, agentName: string): Promise<Session> {
-    const response = await fetch(`/threads/${encodeURIComponent(threadId)}`, { headers: { ...authHeaders(), Accept: "application/json" } });
+    const response = await fetch(`threads/${encodeURIComponent(threadId)}`, { headers: { ...authHeaders(), Accept: "application/json" } });
     if (response.status === 404) return new Session(agentName, threadId, {}, true);
     if (!response.ok) throw new Error(`GET /threads/${threadId}: HTTP ${response.status} ${await response.text()}`);
     const stored = (await response.json()) as ThreadView;

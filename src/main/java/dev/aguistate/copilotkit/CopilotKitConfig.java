@@ -11,7 +11,10 @@ public interface CopilotKitConfig {
     @WithDefault("true")
     boolean enabled();
 
-    /** Where they are served: what a CopilotKit app sets as its {@code runtimeUrl} (after the server's origin). */
-    @WithDefault("/copilotkit")
+    /**
+     * Where they are served: what a CopilotKit app sets as its {@code runtimeUrl} (after the server's origin). Without
+     * a leading slash it is under {@code agui.http.root}, with one it is from the server's root.
+     */
+    @WithDefault("copilotkit")
     String basePath();
 }

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.AgentRegistry;
 import dev.aguistate.http.AgentCapabilities;
+import dev.aguistate.http.BasePath;
 import dev.aguistate.http.ErrorBody;
+import dev.aguistate.http.HttpConfig;
 import dev.aguistate.http.HttpErrors;
 import dev.aguistate.http.RequestGate;
 import dev.aguistate.http.RunEndpoints;
@@ -23,10 +25,10 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * CopilotKit's runtime endpoints (its v2 router, {@code fetch-router.ts}), under {@code agui.copilotkit.base-path}: a
- * CopilotKit app sets its {@code runtimeUrl} here and needs no Node runtime. An adapter over the AG-UI endpoints: runs,
- * connections and stops go through {@link RunEndpoints} (the same checks, errors, user and streams as
- * {@code /agui/{agent}}), threads through the thread store.
+ * CopilotKit's runtime endpoints (its v2 router, {@code fetch-router.ts}), under {@code agui.copilotkit.base-path}
+ * ({@code {agui.http.root}/copilotkit} by default): a CopilotKit app sets its {@code runtimeUrl} here and needs no Node
+ * runtime. An adapter over the AG-UI endpoints: runs, connections and stops go through {@link RunEndpoints} (the same
+ * checks, errors, user and streams as {@code /agui/{agent}}), threads through the thread store.
  * <ul>
  *   <li>{@code GET {base}/info}: the agents with their descriptions and AG-UI capabilities;</li>
  *   <li>{@code POST {base}/agent/{agent}/run}, {@code …/connect}: as {@code POST /agui/{agent}} and
@@ -53,11 +55,13 @@ public class CopilotKitRoute {
     private final AgentRegistry agents;
     private final AgentCapabilities.ServerLimits limits;
     private final String version;
+    private final BasePath root;
 
-    CopilotKitRoute(CopilotKitConfig config, RunEndpoints runs, RequestGate gate, CopilotKitThreads threads,
-                    AgentRegistry agents, AgentCapabilities.ServerLimits limits,
+    CopilotKitRoute(CopilotKitConfig config, HttpConfig http, RunEndpoints runs, RequestGate gate,
+                    CopilotKitThreads threads, AgentRegistry agents, AgentCapabilities.ServerLimits limits,
                     @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.config = config;
+        this.root = BasePath.root(http);
         this.runs = runs;
         this.gate = gate;
         this.threads = threads;
@@ -89,19 +93,21 @@ public class CopilotKitRoute {
     }
 
     /**
-     * The base path with a leading slash and without a trailing one.
+     * The base path: under {@code agui.http.root} unless it is absolute.
      *
-     * @throws IllegalStateException for the root, where CopilotKit's {@code /threads} would hide this server's
+     * @throws IllegalStateException for a base path where CopilotKit's routes and the server's would hide each other:
+     *                               the root itself (CopilotKit's {@code /threads}), a path within the root's
+     *                               {@code /agui} or {@code /threads}, or one that holds the root
      */
     private String basePath() {
-        String base = config.basePath().trim();
-        base = base.startsWith("/") ? base : "/" + base;
-        base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        if (base.isEmpty()) {
-            throw new IllegalStateException("agui.copilotkit.base-path must not be the root: CopilotKit's /threads "
-                    + "would hide this server's; use e.g. /copilotkit");
+        BasePath base = root.resolve("agui.copilotkit.base-path", config.basePath());
+        if (base.contains(root) || new BasePath(root.path("/agui")).contains(base)
+                || new BasePath(root.path("/threads")).contains(base)) {
+            throw new IllegalStateException("agui.copilotkit.base-path is " + base + " and agui.http.root " + root
+                    + ": CopilotKit's endpoints and the server's would hide each other; keep CopilotKit's beside "
+                    + root.path("/agui") + " and " + root.path("/threads") + ", e.g. " + root.path("/copilotkit"));
         }
-        return base;
+        return base.prefix();
     }
 
     private RuntimeInfo info(boolean singleRoute) {

@@ -92,8 +92,8 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
     /** Where to reach the agent, as paths on this server (never an internal address). */
     public record Endpoints(String run, String connect, String stop) {
 
-        static Endpoints of(String agent) {
-            String run = "/agui/" + agent;
+        static Endpoints of(String agent, BasePath root) {
+            String run = root.path("/agui/") + agent;
             return new Endpoints(run, run + "/connect", run + "/stop/{threadId}");
         }
     }
@@ -108,14 +108,16 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
      * @param maxRounds       {@code agui.run.max-rounds}
      * @param maxDuration     {@code agui.run.max-duration}
      * @param multitask       {@code agui.run.multitask}
+     * @param root            {@code agui.http.root}, which the agents' endpoints are under
      */
     public record ServerLimits(Boolean modelReasons, boolean parallelCalls, int maxRounds, Duration maxDuration,
-                               Multitask multitask) {
+                               Multitask multitask, BasePath root) {
 
         /** This server's: the scripted demo never reasons; whether an OpenAI-compatible upstream does depends on its model. */
-        static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm) {
+        static ServerLimits of(StreamingModel model, RunConfig runs, LlmConfig llm, HttpConfig http) {
             return new ServerLimits(model.description().scripted() ? Boolean.FALSE : null,
-                    llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration(), runs.multitask());
+                    llm.parallelToolCalls().orElse(true), runs.maxRounds(), runs.maxDuration(), runs.multitask(),
+                    BasePath.root(http));
         }
     }
 
@@ -125,7 +127,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
         boolean confirms = agent.confirmation().enabled();
         Map<String, BackendTool> tools = agent.currentTools();
         Map<String, Object> custom = new LinkedHashMap<>();
-        custom.put("endpoints", Endpoints.of(agent.name()));
+        custom.put("endpoints", Endpoints.of(agent.name(), server.root()));
         custom.put("multitask", MultitaskSupport.of(agent, server.multitask()));
         if (agent.hasState()) {
             custom.put("stateSchema", agent.state().toClientSchema());

@@ -5,9 +5,16 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The run endpoint's HTTP limits ({@code agui.http.*}). */
+/** Where the server's routes are, and the run endpoint's HTTP limits ({@code agui.http.*}). */
 @ConfigMapping(prefix = "agui.http")
 public interface HttpConfig {
+
+    /**
+     * The path every route of the server is under ({@code {root}/agui/...}, {@code {root}/threads/...}, and CopilotKit's
+     * unless its base path is absolute), so that an application that embeds the server keeps its own paths.
+     */
+    @WithDefault("/")
+    String root();
 
     /** Largest accepted run request body, in bytes; larger ones get 413. */
     @WithDefault("1048576")

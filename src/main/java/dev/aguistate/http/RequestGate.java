@@ -83,7 +83,7 @@ public class RequestGate {
 
     /** What is wrong with a request for a stream from the named agent, apart from its body: 406 or 404. */
     public Optional<ErrorBody> refusedStream(HttpServerRequest request, String agentName) {
-        if (!acceptsEventStream(request.getHeader("Accept"))) {
+        if (!accepts(request.getHeader("Accept"), "text/event-stream")) {
             return Optional.of(new ErrorBody(406, "not_acceptable",
                     "the response is an event stream; the Accept header must allow text/event-stream"));
         }
@@ -268,15 +268,16 @@ public class RequestGate {
         return mediaType.equals("application/json") || (mediaType.startsWith("application/") && mediaType.endsWith("+json"));
     }
 
-    /** True unless the Accept header lists media ranges and none of them (with q > 0) covers text/event-stream. */
-    static boolean acceptsEventStream(String accept) {
+    /** True unless the Accept header lists media ranges and none of them (with q > 0) covers {@code mediaType}. */
+    static boolean accepts(String accept, String mediaType) {
         if (accept == null || accept.isBlank()) {
             return true;
         }
+        String anySubtype = mediaType.substring(0, mediaType.indexOf('/')) + "/*";
         for (String range : accept.split(",")) {
             String[] parts = range.split(";");
             String mediaRange = parts[0].trim().toLowerCase(Locale.ROOT);
-            if (!(mediaRange.equals("text/event-stream") || mediaRange.equals("text/*") || mediaRange.equals("*/*"))) {
+            if (!(mediaRange.equals(mediaType) || mediaRange.equals(anySubtype) || mediaRange.equals("*/*"))) {
                 continue;
             }
             boolean excluded = false;

@@ -42,6 +42,7 @@ public class RunRoute implements RunEndpoints {
     private final RequestGate gate;
     private final HttpConfig config;
     private final Vertx vertx;
+    private final BasePath root;
 
     RunRoute(AgentRegistry agents, LiveRuns runs, RunConnections connections, RequestGate gate, HttpConfig config,
              Vertx vertx) {
@@ -51,21 +52,23 @@ public class RunRoute implements RunEndpoints {
         this.gate = gate;
         this.config = config;
         this.vertx = vertx;
+        this.root = BasePath.root(config);
     }
 
     void register(@Observes Router router) {
-        router.post("/agui").handler(ctx -> agents.defaultAgent().ifPresentOrElse(
-                agent -> stream(ctx, Stream.RUN, agent.name()), 
+        String agui = root.path("/agui");
+        router.post(agui).handler(ctx -> agents.defaultAgent().ifPresentOrElse(
+                agent -> stream(ctx, Stream.RUN, agent.name()),
                 () -> gate.authorized(ctx, caller -> reject(ctx, ErrorBody.noDefaultAgent()))));
-        router.post("/agui/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
-        router.post("/agui/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
+        router.post(agui + "/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
+        router.post(agui + "/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
         // ?runId= stops only that run: the live one, or one that waits for the thread (multitask: enqueue)
-        router.post("/agui/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller -> stop(ctx, caller,
+        router.post(agui + "/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller -> stop(ctx, caller,
                 ctx.pathParam("agent"), ctx.pathParam("threadId"), Optional.ofNullable(ctx.queryParams().get("runId")),
                 StopAnswer.AG_UI)));
-        // After everything else (GET /agui/agents is a resource): any other method on a run path is a 405.
-        for (String path : List.of("/agui", "/agui/:agent", "/agui/:agent/connect", "/agui/:agent/stop/:threadId")) {
-            router.route(path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
+        // After everything else (GET /agui/agents is AgentsRoute's): any other method on a run path is a 405.
+        for (String path : List.of("", "/:agent", "/:agent/connect", "/:agent/stop/:threadId")) {
+            router.route(agui + path).last().handler(HttpErrors.allowOnly(HttpMethod.POST));
         }
     }
 

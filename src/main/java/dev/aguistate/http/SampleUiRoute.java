@@ -14,8 +14,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Serves the built sample UI ({@code frontend-sample/dist}) at {@code /} when {@code agui.sample-ui.dir} names it,
- * so the page calls the run endpoint on its own origin (no CORS). Dev mode names it by default; unset (production),
+ * Serves the built sample UI ({@code frontend-sample/dist}) at {@code agui.http.root} ({@code /} by default) when
+ * {@code agui.sample-ui.dir} names it, so the page calls the run endpoint on its own origin (no CORS), by paths
+ * relative to itself. Dev mode names it by default; unset (production),
  * nothing is served.
  *
  * <p>Files are read per request, so the directory may be (re)built while the server runs; a path with no file
@@ -29,33 +30,45 @@ public class SampleUiRoute {
     private static final Logger LOG = Logger.getLogger(SampleUiRoute.class);
 
     private final Optional<Path> dir;
+    private final BasePath root;
 
-    SampleUiRoute(@ConfigProperty(name = "agui.sample-ui.dir") Optional<Path> dir) {
+    SampleUiRoute(@ConfigProperty(name = "agui.sample-ui.dir") Optional<Path> dir, HttpConfig config) {
         this.dir = dir;
+        this.root = BasePath.root(config);
     }
 
     void register(@Observes Router router) {
         if (dir.isEmpty()) {
             return;
         }
-        Path root = dir.get().toAbsolutePath().normalize();
+        Path files = dir.get().toAbsolutePath().normalize();
         // No caching headers at all (no Last-Modified, no max-age): a rebuilt index.html reaches the browser at once.
-        router.route().method(HttpMethod.GET).method(HttpMethod.HEAD)
-                .handler(StaticHandler.create(FileSystemAccess.ROOT, root.toString())
+        // Under the root, where the page's relative paths (agui/..., threads/..., copilotkit) reach the server's.
+        if (!root.isServerRoot()) {
+            router.route(root.prefix()).method(HttpMethod.GET).method(HttpMethod.HEAD).handler(context -> {
+                if (context.request().path().equals(root.prefix())) {
+                    context.redirect(root.path("/"));
+                } else {
+                    context.next();
+                }
+            });
+        }
+        router.route(root.path("/*")).method(HttpMethod.GET).method(HttpMethod.HEAD)
+                .handler(StaticHandler.create(FileSystemAccess.ROOT, files.toString())
                         .setIndexPage("index.html")
                         .setCachingEnabled(false)
                         .setIncludeHidden(false)
                         .setDirectoryListing(false));
-        String notBuilt = notBuiltPage(root, LaunchMode.current() == LaunchMode.DEVELOPMENT);
-        router.route("/").method(HttpMethod.GET).method(HttpMethod.HEAD)
+        String notBuilt = notBuiltPage(files, LaunchMode.current() == LaunchMode.DEVELOPMENT);
+        router.route(root.path("/")).method(HttpMethod.GET).method(HttpMethod.HEAD)
                 .handler(context -> context.response()
                         .putHeader("Content-Type", "text/html; charset=utf-8")
                         .putHeader("Cache-Control", "no-cache")
                         .end(notBuilt));
-        if (Files.isRegularFile(root.resolve("index.html"))) {
-            LOG.infof("Serving the sample UI from %s at /", root);
+        if (Files.isRegularFile(files.resolve("index.html"))) {
+            LOG.infof("Serving the sample UI from %s at %s", files, root.path("/"));
         } else {
-            LOG.infof("The sample UI is not built in %s (yet): / says how to build it", root);
+            LOG.infof("The sample UI is not built in %s (yet): %s says how to build it", files, root.path("/"));
         }
     }
 
@@ -81,7 +94,7 @@ public class SampleUiRoute {
                 npm --prefix frontend-sample run build</pre>
                 <p>Or stop this server and start both together: <code>npm --prefix frontend-sample start</code>.</p>
                 <ul>
-                  <li><a href="/agui/agents">/agui/agents</a>: the agents and the model that answers</li>
+                  <li><a href="agui/agents">agui/agents</a>: the agents and the model that answers</li>
                 %s</ul>
                 <p>The guides are <code>README.md</code> and <code>docs/README.md</code> in the repository.</p>
                 </body>

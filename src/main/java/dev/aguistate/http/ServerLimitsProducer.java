@@ -11,7 +11,7 @@ public class ServerLimitsProducer {
 
     @Produces
     @Singleton
-    AgentCapabilities.ServerLimits serverLimits(StreamingModel model, RunConfig runs, LlmConfig llm) {
-        return AgentCapabilities.ServerLimits.of(model, runs, llm);
+    AgentCapabilities.ServerLimits serverLimits(StreamingModel model, RunConfig runs, LlmConfig llm, HttpConfig http) {
+        return AgentCapabilities.ServerLimits.of(model, runs, llm, http);
     }
 }

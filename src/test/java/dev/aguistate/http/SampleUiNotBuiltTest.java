@@ -44,7 +44,7 @@ class SampleUiNotBuiltTest {
                 .contentType(containsString("text/html"))
                 .body(containsString("npm --prefix frontend-sample run build"),
                         containsString("npm --prefix frontend-sample start"),
-                        containsString("href=\"/agui/agents\""),
+                        containsString("href=\"agui/agents\""),
                         containsString(DIR.toString()),
                         not(containsString("/q/dev-ui")));
 

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The orders service with the AG-UI server in it, over real HTTP, its LLM the server's OpenAI-wire stub: the agent
- * of agents.yaml calls OrderTools, the server's other endpoints answer as in the standalone server, and the
- * application's own endpoint and configuration are as they were.
+ * of agents.yaml calls OrderTools, the server's other endpoints answer as in the standalone server, under the
+ * application's {@code agui.http.root} ({@code /assistant}), and the application's own endpoint and configuration are
+ * as they were.
  */
 @QuarkusTest
 @QuarkusTestResource(OpenAiStubResource.class)
@@ -50,7 +51,7 @@ class EmbeddedServerTest {
         llm.enqueue(StubResponse.stream().text("A-17 arrives on Thursday.").build());
         String threadId = "thread-" + UUID.randomUUID();
 
-        List<JsonNode> events = events(post("/agui/support", runInput(threadId, "Where is order A-17?")));
+        List<JsonNode> events = events(post("/assistant/agui/support", runInput(threadId, "Where is order A-17?")));
 
         assertEquals(List.of("RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT",
                 "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), types(events));
@@ -61,7 +62,7 @@ class EmbeddedServerTest {
         assertEquals("lookupOrder", offered.get("name").asText());
         assertEquals("string", offered.at("/parameters/properties/orderNumber/type").asText());
 
-        HttpResponse<String> thread = get("/threads/" + threadId);
+        HttpResponse<String> thread = get("/assistant/threads/" + threadId);
         assertEquals(200, thread.statusCode(), thread.body());
         JsonNode messages = JSON.readTree(thread.body()).get("messages");
         assertEquals("Order A-17 shipped on Monday and arrives on Thursday.",
@@ -72,25 +73,42 @@ class EmbeddedServerTest {
     void connectRestatesTheThreadAndStopFindsNoLiveRun() throws Exception {
         llm.enqueue(StubResponse.stream().text("Hello.").build());
         String threadId = "thread-" + UUID.randomUUID();
-        events(post("/agui/support", runInput(threadId, "Hi")));
+        events(post("/assistant/agui/support", runInput(threadId, "Hi")));
 
-        List<JsonNode> restated = events(post("/agui/support/connect", runInput(threadId, "Hi")));
+        List<JsonNode> restated = events(post("/assistant/agui/support/connect", runInput(threadId, "Hi")));
         assertTrue(types(restated).contains("MESSAGES_SNAPSHOT"), types(restated).toString());
 
-        HttpResponse<String> stop = post("/agui/support/stop/" + threadId, "");
+        HttpResponse<String> stop = post("/assistant/agui/support/stop/" + threadId, "");
         assertEquals(200, stop.statusCode(), stop.body());
         assertEquals(false, JSON.readTree(stop.body()).get("stopped").asBoolean(), stop.body());
     }
 
     @Test
     void onlyTheApplicationsAgentIsServedAndItIsTheDefault() throws Exception {
-        JsonNode agents = JSON.readTree(get("/agui/agents").body()).get("agents");
+        JsonNode agents = JSON.readTree(get("/assistant/agui/agents").body()).get("agents");
         assertEquals(1, agents.size(), "no sample agents: " + agents);
         assertEquals("support", agents.get(0).get("name").asText());
         assertTrue(agents.get(0).get("isDefault").asBoolean());
 
-        JsonNode info = JSON.readTree(get("/copilotkit/info").body());
+        JsonNode info = JSON.readTree(get("/assistant/copilotkit/info").body());
         assertTrue(info.get("agents").has("support"), info.toString());
+        JsonNode capabilities = JSON.readTree(get("/assistant/agui/support/capabilities").body());
+        assertEquals("lookupOrder", capabilities.at("/tools/items/0/name").asText(), capabilities.toString());
+        assertEquals("/assistant/agui/support", capabilities.at("/custom/endpoints/run").asText());
+    }
+
+    @Test
+    void everyRouteOfTheServerIsUnderTheRootAndNoneAtTheOldPaths() throws Exception {
+        assertEquals(200, get("/assistant/threads").statusCode());
+        for (String path : List.of("/agui/agents", "/threads", "/agui/support/capabilities", "/copilotkit/info")) {
+            HttpResponse<String> old = get(path);
+            assertEquals(404, old.statusCode(), path + ": " + old.body());
+            assertEquals("not_found", JSON.readTree(old.body()).get("code").asText(), path);
+        }
+        assertEquals(404, post("/agui/support", runInput("thread-" + UUID.randomUUID(), "Hi")).statusCode());
+        JsonNode paths = JSON.readTree(get("/q/openapi?format=json").body()).get("paths");
+        assertTrue(paths.has("/assistant/agui/agents") && paths.has("/assistant/threads/{threadId}")
+                && !paths.has("/agui/agents"), paths.toString());
     }
 
     @Test

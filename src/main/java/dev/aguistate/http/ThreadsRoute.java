@@ -1,0 +1,177 @@
+package dev.aguistate.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.http.JsonEndpoints.Answer;
+import dev.aguistate.protocol.Interrupt;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.session.Caller;
+import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.store.ConversationSummary;
+import dev.aguistate.store.RunRecord;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadSummary;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The caller's threads: list, read, delete. Another user's thread answers 404, exactly like a missing one, so
+ * thread ids leak nothing. Bodies use the AG-UI JSON rules, so messages can go straight back into a client.
+ */
+@ApplicationScoped
+public class ThreadsRoute {
+
+    /** A page of the caller's threads, most recently updated first. */
+    public record ThreadList(List<ThreadSummary> threads, int offset, int limit) {}
+
+    /**
+     * A thread with its state and complete history; {@code activeRun} is the run that has kept progress and not yet
+     * ended (live, or lost with its server), {@code lastRun} the latest that ended and how. {@code summary}, when
+     * the thread was compacted, is what the LLM gets in place of the messages up to {@code summary.throughMessageId}
+     * ({@code summary.coveredMessages} of them); {@code messages} stays the whole history.
+     */
+    public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
+                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts,
+                             RunView activeRun, RunView lastRun, ConversationSummary summary) {}
+
+    /** A run as its thread remembers it: {@code outcome} is success, interrupt, cancelled or an error code. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RunView(String runId, Instant startedAt, Instant endedAt, String outcome) {
+
+        static RunView of(RunRecord run) {
+            return run == null ? null : new RunView(run.runId(), run.startedAt(), run.endedAt(), run.outcome());
+        }
+    }
+
+    /**
+     * A page of a thread's messages, newest first; {@code nextBefore} is the cursor for the next (older) page, absent
+     * on the last one.
+     */
+    public record MessagePage(List<Message> messages, String nextBefore) {}
+
+    private static final int MAX_PAGE = 100;
+
+    private final ThreadAccess access;
+    private final JsonEndpoints endpoints;
+    private final BasePath root;
+
+    ThreadsRoute(ThreadAccess access, JsonEndpoints endpoints, HttpConfig config) {
+        this.access = access;
+        this.endpoints = endpoints;
+        this.root = BasePath.root(config);
+    }
+
+    void register(@Observes Router router) {
+        String threads = root.path("/threads");
+        endpoints.serve(router, threads, Map.of(HttpMethod.GET, this::list));
+        endpoints.serve(router, threads + "/:threadId", Map.of(HttpMethod.GET, this::get,
+                HttpMethod.DELETE, this::delete));
+        endpoints.serve(router, threads + "/:threadId/messages", Map.of(HttpMethod.GET, this::messages));
+    }
+
+    /** {@code GET /threads?offset=&limit=}: the caller's threads, most recently updated first, without messages. */
+    private Uni<Answer> list(RoutingContext ctx, Caller caller) {
+        int offset = wholeNumber(parameter(ctx, "offset", "0"));
+        int limit = wholeNumber(parameter(ctx, "limit", "20"));
+        if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
+            return refused(new ErrorBody(400, "invalid_page",
+                    "offset must be a whole number >= 0 and limit one between 1 and " + MAX_PAGE));
+        }
+        return access.list(caller, offset, limit).map(threads -> new Answer.Ok(new ThreadList(threads, offset, limit)));
+    }
+
+    /** {@code GET /threads/{threadId}}: a thread's state and complete message history. */
+    private Uni<Answer> get(RoutingContext ctx, Caller caller) {
+        return withThread(ctx, caller, thread -> new Answer.Ok(view(thread)));
+    }
+
+    /**
+     * {@code GET /threads/{threadId}/messages?before=&limit=}: for long threads, {@code limit} messages (1 to 100,
+     * default 20) older than the message {@code before} (absent: the newest), newest first.
+     */
+    private Uni<Answer> messages(RoutingContext ctx, Caller caller) {
+        int limit = wholeNumber(parameter(ctx, "limit", "20"));
+        if (limit < 1 || limit > MAX_PAGE) {
+            return refused(new ErrorBody(400, "invalid_page",
+                    "limit must be a whole number between 1 and " + MAX_PAGE));
+        }
+        String before = ctx.queryParams().get("before");
+        return withThread(ctx, caller, thread -> page(thread.messages(), before, limit));
+    }
+
+    /** {@code DELETE /threads/{threadId}}: the thread and its history deleted. */
+    private Uni<Answer> delete(RoutingContext ctx, Caller caller) {
+        return validThreadId(ctx, id -> access.delete(id, caller).map(deleted -> deleted
+                ? new Answer.NoContent()
+                : new Answer.Refused(ErrorBody.threadNotFound(id))));
+    }
+
+    /** The caller's thread the path names answered by {@code answer}, or 404. */
+    private Uni<Answer> withThread(RoutingContext ctx, Caller caller,
+                                   Function<StoredThread, Answer> answer) {
+        return validThreadId(ctx, id -> access.load(id, caller).map(thread -> thread
+                .map(answer)
+                .orElseGet(() -> new Answer.Refused(ErrorBody.threadNotFound(id)))));
+    }
+
+    /** The thread id of the path, which must keep the id rules (else 422), handed to {@code action}. */
+    private static Uni<Answer> validThreadId(RoutingContext ctx, Function<String, Uni<Answer>> action) {
+        String id = ctx.pathParam("threadId");
+        Optional<ErrorBody> invalid = ErrorBody.invalidThreadId(id);
+        return invalid.isPresent() ? refused(invalid.get()) : action.apply(id);
+    }
+
+    private static String parameter(RoutingContext ctx, String name, String defaultValue) {
+        String value = ctx.queryParams().get(name);
+        return value == null ? defaultValue : value;
+    }
+
+    private static Uni<Answer> refused(ErrorBody error) {
+        return Uni.createFrom().item(new Answer.Refused(error));
+    }
+
+    private static Answer page(List<Message> messages, String before, int limit) {
+        int end = messages.size();
+        if (before != null) {
+            end = 0;
+            while (end < messages.size() && !messages.get(end).id().equals(before)) {
+                end++;
+            }
+            if (end == messages.size()) {
+                return new Answer.Refused(new ErrorBody(400, "invalid_cursor",
+                        "'before' names no message of this thread"));
+            }
+        }
+        int start = Math.max(0, end - limit);
+        List<Message> page = new ArrayList<>(messages.subList(start, end));
+        Collections.reverse(page);
+        return new Answer.Ok(new MessagePage(page, start > 0 ? messages.get(start).id() : null));
+    }
+
+    /** The parameter's value, or -1 when it is not a whole number. */
+    private static int wholeNumber(String parameter) {
+        try {
+            return Integer.parseInt(parameter);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static ThreadView view(StoredThread thread) {
+        return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
+                thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts(),
+                RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()),
+                thread.conversationSummary());
+    }
+}
