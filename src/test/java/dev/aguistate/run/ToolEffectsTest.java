@@ -30,7 +30,7 @@ class ToolEffectsTest {
     private final JsonNode initial = AgUiJson.tree("{\"document\":\"draft\",\"notes\":[]}");
     private final RunState state = new RunState(new State(RunFixtures.DOCUMENT, initial));
     private final ClientMirror client = new ClientMirror(initial);
-    private final ToolEffects effects = new ToolEffects(state, client);
+    private final ToolEffects effects = new ToolEffects(state, client, java.time.Duration.ZERO);
 
     @Test
     void aToolReadsItsInputsFromState() {
