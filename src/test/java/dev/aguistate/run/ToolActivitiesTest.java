@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.StatePatches;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ class ToolActivitiesTest {
 
         assertEquals(Long.MIN_VALUE, activities.due(100 * MS, sent));
         assertEquals(2, sent.size());
-        assertEquals(List.of(new dev.aguistate.protocol.PatchOperation("replace", "/fraction",
+        assertEquals(List.of(new PatchOperation("replace", "/fraction",
                 AgUiJson.tree("0.9"), null)), ((AgUiEvent.ActivityDelta) sent.get(1)).patch());
         assertEquals(progress(0.9), held());
     }
@@ -85,6 +85,6 @@ class ToolActivitiesTest {
         assertEquals(1, sent.size());
         assertThrows(IllegalArgumentException.class,
                 () -> activities.show("c1", "sources", AgUiJson.tree("[1]"), 400 * MS, sent));
-        assertTrue(activities.messages().size() == 1);
+        assertEquals(1, activities.messages().size());
     }
 }
