@@ -3,8 +3,8 @@ import { fill, h } from "./dom";
 import type { Session } from "./session";
 
 /**
- * The conversation: streaming assistant text, tool calls as they are written (name, arguments, result), errors,
- * and the composer. Messages are keyed by id and only the ones that changed are rebuilt, so streaming one long
+ * The conversation: streaming assistant text, tool calls as they are written (name, arguments, result), the
+ * activities backend tools show while they run (a progress bar for `tool-progress`), errors, and the composer. Messages are keyed by id and only the ones that changed are rebuilt, so streaming one long
  * answer does not redraw the whole log.
  */
 export class ChatPanel {
@@ -62,7 +62,7 @@ export class ChatPanel {
     for (const m of session.messages) {
       if (m.role === "tool") results.set(m.toolCallId, typeof m.content === "string" ? m.content : "");
     }
-    const visible = session.messages.filter((m) => m.role === "user" || m.role === "assistant");
+    const visible = session.messages.filter((m) => m.role === "user" || m.role === "assistant" || m.role === "activity");
     const stuckToBottom = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
     const ids = new Set(visible.map((m) => m.id));
     for (const [id, { el }] of this.rendered) {
@@ -135,6 +135,7 @@ function renderMessage(message: Message, results: Map<string, string>, session: 
   if (message.role === "user") {
     return h("article", { class: "msg user", attrs: { "aria-label": "Your message" } }, h("p", {}, text));
   }
+  if (message.role === "activity") return renderActivity(message);
   const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
   return h(
     "article",
@@ -142,6 +143,23 @@ function renderMessage(message: Message, results: Map<string, string>, session: 
     ...calls.map((call) => renderToolCall(call, results.get(call.id), session)),
     text && h("p", {}, text),
   );
+}
+
+/**
+ * An activity a backend tool shows while it runs (ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs the client applies): a
+ * progress bar with the tool's message for `tool-progress`, the content as JSON for any other type.
+ */
+function renderActivity(message: Extract<Message, { role: "activity" }>): HTMLElement {
+  const content = message.content as { fraction?: number; message?: string };
+  const body =
+    message.activityType === "tool-progress"
+      ? [
+          h("progress", { max: 1, ...(typeof content.fraction === "number" ? { value: content.fraction } : {}),
+            attrs: { "aria-label": content.message ?? "Progress" } }),
+          h("span", { class: "activity-text" }, content.message ?? ""),
+        ]
+      : [h("pre", {}, JSON.stringify(message.content, null, 2))];
+  return h("div", { class: "msg activity", attrs: { "data-activity": message.activityType, role: "status" } }, ...body);
 }
 
 /** A call's status: a rejected proposal has a result too (what the agent was told), but it did not happen. */

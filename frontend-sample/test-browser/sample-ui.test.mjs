@@ -183,6 +183,37 @@ test("the task steps flip to completed one by one until all are done", TIMEOUT, 
     }
   }));
 
+test("a slow backend tool's progress bar moves while it runs and stays after a reload", TIMEOUT, () =>
+  withPage("tool-progress", async (page) => {
+    await openAgent(page, "tasks");
+    // every value the progress bar of the research tool shows, with whether a run was going on
+    await page.evaluate(() => {
+      const log = document.querySelector("section.chat");
+      window.__progress = [];
+      new MutationObserver(() => {
+        const bar = log.querySelector(".msg.activity[data-activity='tool-progress'] progress");
+        const value = bar ? bar.value : undefined;
+        if (bar && window.__progress.at(-1)?.value !== value) {
+          window.__progress.push({ value, busy: log.getAttribute("aria-busy") === "true" });
+        }
+      }).observe(log, { subtree: true, childList: true, attributes: true });
+    });
+    await send(page, "Research the history of cake");
+
+    assert.equal(await shownError(page), "");
+    const seen = await page.evaluate(() => window.__progress);
+    const whileRunning = seen.filter((p) => p.busy).map((p) => p.value);
+    assert.ok(whileRunning.length >= 4, `the bar moved while the tool ran: ${JSON.stringify(seen)}`);
+    assert.ok(whileRunning.some((v) => v > 0 && v < 1), `it showed a value between 0 and 1: ${JSON.stringify(seen)}`);
+    const activity = page.locator(".msg.activity[data-activity='tool-progress']");
+    assert.equal(await activity.locator("progress").evaluate((bar) => bar.value), 1);
+    assert.equal((await activity.innerText()).trim(), "Read source 5 of 5");
+
+    await page.reload();
+    await page.locator("section.chat[data-runs='1']").waitFor();
+    assert.equal(await activity.locator("progress").evaluate((bar) => bar.value), 1, "the thread kept the activity");
+  }));
+
 test("a reload shows the same thread: conversation and state come back from the server", TIMEOUT, () =>
   withPage("reload", async (page) => {
     await openAgent(page, "recipe");

@@ -19,6 +19,9 @@
 //     strips or fills in a field, is an event of @ag-ui/core 1.0's EventSchemas made strict;
 //   - no message the server snapshots (MESSAGES_SNAPSHOT) or stores (GET /threads/{id} of every
 //     thread a test ran on) is empty: an assistant message says something or calls a tool;
+//   - a slow backend tool's progress (the tasks sample's research): ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs the
+//     client applies, before the result, kept in the thread for a reload, and no restatement when the client leaves
+//     activity messages out of what it sends (1.0) or sends them back (0.0.59, whose schemas have them too);
 //   - every STATE_DELTA on the wire applies, with a strict RFC 6902 implementation of the suite's own,
 //     both to what a client holds that started from the state it sent (as @ag-ui/client does) and to
 //     what one holds that started from {} (as CopilotKit's Node runtime does).
@@ -610,6 +613,46 @@ test("backend tool: get_weather is called, answered and summarised in one run", 
   assert.equal(msgs[toolMsgIdx].content, result.content);
   assert.ok(msgs.slice(toolMsgIdx + 1).some(isAssistantText), "assistant text after the tool message");
   assert.ok(isAssistantText(msgs.at(-1)), "the run ends with the assistant summary");
+});
+
+test("tool progress: ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs the client applies, before the result; kept for a reload", TIMEOUT, async () => {
+  const url = `${SERVER_URL}/agui/tasks`;
+  const agent = new HttpAgent({ url, threadId: randomUUID() });
+  addUserMessage(agent, "Research the history of cake");
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+
+  const [call] = toolCalls(rec);
+  assert.equal(call.name, "research");
+  const snapshots = ofType(rec, "ACTIVITY_SNAPSHOT");
+  assert.equal(snapshots.length, 1, "one activity message, made once");
+  const [snapshot] = snapshots;
+  assert.equal(snapshot.activityType, "tool-progress");
+  const deltas = ofType(rec, "ACTIVITY_DELTA");
+  assert.ok(deltas.length >= 1, "the progress moved");
+  const resultIdx = indexOfType(rec, "TOOL_CALL_RESULT");
+  assert.ok(rec.events.indexOf(snapshot) > call.end, "shown while the call runs");
+  assert.ok(lastIndexOfType(rec, "ACTIVITY_DELTA") < resultIdx, "every change before the result");
+  let content = snapshot.content;
+  for (const delta of deltas) {
+    assert.equal(delta.messageId, snapshot.messageId);
+    content = applyPatchStrictly(content, delta.patch);
+  }
+  assert.deepEqual(content, { fraction: 1, message: "Read source 5 of 5" });
+  const held = agent.messages.find((m) => m.role === "activity");
+  assert.equal(held?.id, snapshot.messageId, `the client holds the activity: ${JSON.stringify(agent.messages)}`);
+  assert.deepEqual(held.content, content, "and applied every delta");
+
+  const reloaded = new HttpAgent({ url, threadId: agent.threadId });
+  const restated = await runAndRecord(reloaded);
+  assertCleanRun(restated);
+  assert.deepEqual(reloaded.messages.find((m) => m.role === "activity")?.content, content, "a reload gets it back");
+
+  // the next run: a 1.0 client leaves activity messages out of what it sends, an older one may send them back
+  addUserMessage(agent, "Thanks");
+  const next = await runAndRecord(agent);
+  assertCleanRun(next);
+  assert.deepEqual(ofType(next, "MESSAGES_SNAPSHOT"), [], "the client holds the thread, its activity included");
 });
 
 const CHANGE_BACKGROUND = {

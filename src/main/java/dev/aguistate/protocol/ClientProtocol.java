@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * whose content is a list of parts. So, for them, a success outcome loses {@code pendingToolCallIds}, a
  * cancelled run ends in {@code RUN_ERROR} with code {@code cancelled} (the only terminal event they have for a run
  * that did not finish), and a {@code MESSAGES_SNAPSHOT}'s tool message or a {@code TOOL_CALL_RESULT} (an MCP
- * server's image) gets the text of its text parts ({@link MessageContent#text()}).
+ * server's image) gets the text of its text parts ({@link MessageContent#text()}). Activity events and messages go
+ * out as made: clients since 0.0.40 read them.
  */
 public enum ClientProtocol {
     /** AG-UI 1.0 or later: frames go out as made. */

@@ -12,10 +12,10 @@ import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
-import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
 import io.opentelemetry.context.Context;
@@ -237,32 +237,39 @@ public class AgentRunner {
 
     /**
      * Runs the calls concurrently (a tool that blocks does so on a worker thread; one that answers later holds no
-     * thread). Emits the STATE_DELTAs of tools that write state while they run, then what {@code record} makes of
-     * their outcomes (in call order). Cancelling the stream (a stop) cancels the calls in flight.
+     * thread). Emits the STATE_DELTAs of tools that write state and the activity events of tools that show
+     * activities while they run, then what {@code record} makes of their outcomes (in call order); the round's
+     * activity messages are kept after those results. Cancelling the stream (a stop) cancels the calls in flight.
      */
     private static Multi<AgUiEvent> runTools(Run run, List<ServerToolCall> calls,
                                              Function<List<ToolOutcome>, List<AgUiEvent>> record) {
         return Multi.createFrom().emitter(emitter -> {
-            ToolContext round = run.toolContext(emitter::emit);
+            ToolEffects.RoundEffects round = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
                     .map(call -> Uni.createFrom().deferred(() -> {
                         RunTrace.Tool span = run.trace().tool(call.id(), call.name(), call.arguments());
                         Uni<ToolOutcome> outcome = call.tool() == null
                                 ? Uni.createFrom().item(new ToolOutcome.Failure(call.notFound()))
                                 : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
-                                        run.callContext(round, span));
+                                        run.callContext(round, call, span));
                         return outcome.onItem().invoke(span::ended).onCancellation().invoke(span::cancelled);
                     }))
                     .toList();
             Cancellable running = (invocations.isEmpty()
                     ? Uni.createFrom().item(List.<ToolOutcome>of())
                     : Uni.join().all(invocations).andFailFast())
-                    .onItem().transform(record)
-                    .subscribe().with(events -> {
-                        events.forEach(emitter::emit);
-                        emitter.complete();
-                    }, emitter::fail);
-            emitter.onCancellation(running::cancel);
+                    .onItem().transform(outcomes -> {
+                        List<Message> activities = round.settle();
+                        List<AgUiEvent> recorded = record.apply(outcomes);
+                        run.keepActivities(activities);
+                        return recorded;
+                    })
+                    .subscribe().with(events -> round.then(events, emitter::complete),
+                            failure -> round.then(List.of(), () -> emitter.fail(failure)));
+            emitter.onCancellation(() -> {
+                round.abandon();
+                running.cancel();
+            });
         });
     }
 }

@@ -6,8 +6,9 @@ import dev.aguistate.tools.ToolContext;
 import io.opentelemetry.context.Context;
 import java.util.Optional;
 
-/** One tool call's context: the round's view of the state, and the run's caller and the call's span. */
-record CallContext(ToolContext round, Optional<CallerCredential> caller, Context trace) implements ToolContext {
+/** One tool call's context: the round's view of the state and its activities, the run's caller, the call's span. */
+record CallContext(ToolEffects.RoundEffects round, String toolCallId, Optional<CallerCredential> caller,
+                   Context trace) implements ToolContext {
 
     @Override
     public JsonNode state(String key) {
@@ -17,5 +18,10 @@ record CallContext(ToolContext round, Optional<CallerCredential> caller, Context
     @Override
     public void updateState(String key, JsonNode value) {
         round.updateState(key, value);
+    }
+
+    @Override
+    public void activity(String activityType, JsonNode content) {
+        round.activity(toolCallId, activityType, content);
     }
 }

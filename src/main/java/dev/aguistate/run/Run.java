@@ -91,7 +91,7 @@ final class Run {
         this.client = new ClientMirror(input.state() == null ? JsonNodeFactory.instance.objectNode() : input.state());
         this.requests = new ChatRequests(agent, settings.statePrompt(), settings.contextWindow(),
                 settings.budgetFor(agent), start.summary(), input.context(), tools.specifications());
-        this.toolEffects = new ToolEffects(state, client);
+        this.toolEffects = new ToolEffects(state, client, settings.deltaPacing().interval());
         this.ending = new TerminalEvents(input.threadId(), input.runId(), settings.provider());
         List<String> fileHandles = ConversationMapper.fileHandleParts(start.conversation().added());
         if (!fileHandles.isEmpty()) {
@@ -290,14 +290,26 @@ final class Run {
         return toolEffects.inputsFor(tool);
     }
 
-    /** A round's running tools' view of the state; {@code emit} receives the STATE_DELTA of each live write. */
-    ToolContext toolContext(Consumer<AgUiEvent> emit) {
+    /**
+     * A round's running tools' context; {@code emit} receives the STATE_DELTA of each live write and the activity
+     * events.
+     */
+    ToolEffects.RoundEffects toolContext(Consumer<AgUiEvent> emit) {
         return toolEffects.context(emit);
     }
 
-    /** One call's context: the round's view of the state, the run's caller, the call's span. */
-    ToolContext callContext(ToolContext round, RunTrace.Tool span) {
-        return new CallContext(round, Optional.ofNullable(start.credential()), span.context());
+    /** One call's context: the round's view of the state and its activities, the run's caller, the call's span. */
+    ToolContext callContext(ToolEffects.RoundEffects round, ServerToolCall call, RunTrace.Tool span) {
+        return new CallContext(round, call.id(), Optional.ofNullable(start.credential()), span.context());
+    }
+
+    /**
+     * The round's activity messages as they ended, kept in the conversation after the round's results (where they
+     * stay on reload; a client that shows them live has them after the call instead, which no later request
+     * minds, see {@code session.Reconciliation}).
+     */
+    void keepActivities(List<Message> activities) {
+        activities.forEach(transcript::add);
     }
 
     /**

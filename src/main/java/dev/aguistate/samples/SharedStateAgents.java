@@ -27,7 +27,8 @@ import java.util.Set;
 
 /**
  * The AG-UI dojo's shared-state samples: a recipe card and a document, each filled in live while the LLM
- * writes the state tool's arguments, and a task list worked through step by step. The tools' parameter schemas carry
+ * writes the state tool's arguments, and a task list worked through step by step (with a slow research tool that
+ * shows its progress as an activity). The tools' parameter schemas carry
  * an {@code examples} entry, which the scripted demo model writes when no LLM is configured and the user asks for a
  * new recipe, document or plan; asked for a change, it edits the current state instead.
  */
@@ -90,7 +91,8 @@ public class SharedStateAgents {
 
     /**
      * Agentic generative UI: the plan streams into {@code steps} as the LLM writes it, then the tool works through
-     * it and each finished step reaches the client as one small STATE_DELTA.
+     * it and each finished step reaches the client as one small STATE_DELTA. Its {@code research} tool takes a
+     * while and shows how far it has got ({@link ToolContext#progress}: ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs).
      */
     @Produces
     @Singleton
@@ -100,7 +102,10 @@ public class SharedStateAgents {
         return sample("tasks", ConfirmationMessages.TASK_PLANNING, "execute_steps")
                 .description("Plans a task as steps and works through them while you watch (agentic generative UI).")
                 .instructions("""
-                        You help the user get things done. For any task, call execute_steps with 4 to 8 short,                         concrete steps in the imperative, all with status "pending"; the tool carries them out.                         Afterwards say in one sentence that the task is done.""")
+                        You help the user get things done. For any task, call execute_steps with 4 to 8 short, \
+                        concrete steps in the imperative, all with status "pending"; the tool carries them out. \
+                        Afterwards say in one sentence that the task is done. When the user asks you to research \
+                        something, call research with the topic and sum up what it found in two sentences.""")
                 .state(StateSchema.builder()
                         .key(new StateKey("steps", EnumSet.of(JsonType.ARRAY), "The plan's steps and their status",
                                 null, MergeHandlers.REPLACE))
@@ -109,6 +114,10 @@ public class SharedStateAgents {
                         .description("Carry out a plan, step by step")
                         .parameters(resource("tasks-tool-parameters.json"))
                         .handler((args, context) -> executeSteps(args, context, stepDelay)))
+                .tool(BackendTool.builder("research")
+                        .description("Research a topic in several sources; takes a while and shows its progress")
+                        .stringParameter("topic", "What to research", true)
+                        .handler((args, context) -> research(args.path("topic").asText(""), context, stepDelay)))
                 .predict("steps", "execute_steps", "steps")
                 .build();
     }
@@ -136,6 +145,20 @@ public class SharedStateAgents {
             context.updateState("steps", steps.deepCopy());
         }
         return "Completed all " + steps.size() + " steps.";
+    }
+
+    /** How many sources {@code research} reads. */
+    private static final int SOURCES = 5;
+
+    /** Stands in for a slow tool: reads {@link #SOURCES} sources, a step delay each, and reports each one. */
+    private static String research(String topic, ToolContext context, Duration stepDelay)
+            throws InterruptedException {
+        context.progress(0, "Looking for sources on " + topic);
+        for (int source = 1; source <= SOURCES; source++) {
+            Thread.sleep(stepDelay.toMillis()); // stands in for reading a source
+            context.progress((double) source / SOURCES, "Read source " + source + " of " + SOURCES);
+        }
+        return "Read " + SOURCES + " sources on " + topic + ": they agree it is a rich topic worth a closer look.";
     }
 
     private static JsonNode resource(String name) {

@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
  *       request's new messages follow.</li>
  *   <li>Anything else that lacks stored messages (a stale tab, a client that keeps the last turn only) never
  *       truncates the thread: it is restated.</li>
+ *   <li>Activity messages ({@code role: "activity"}) are the server's to make: those a client sends are ignored
+ *       (AG-UI 1.0's client sends none back, older ones may), and a client that left them out still holds the
+ *       conversation.</li>
  * </ul>
  */
 final class Reconciliation {
@@ -51,7 +54,8 @@ final class Reconciliation {
      * @param rewindBefore the id of the first stored message to drop, or null
      * @throws Refused when the rewind anchor is not a stored message, or a new tool message answers no open call
      */
-    static Result of(List<Message> stored, List<Message> sent, String rewindBefore) {
+    static Result of(List<Message> stored, List<Message> request, String rewindBefore) {
+        List<Message> sent = withoutActivity(request);
         Map<String, Message> storedById = stored.stream()
                 .collect(Collectors.toMap(Message::id, Function.identity(), (a, b) -> a, LinkedHashMap::new));
         List<Message> added = sent.stream().filter(m -> !storedById.containsKey(m.id())).toList();
@@ -73,8 +77,8 @@ final class Reconciliation {
             return new Result(Outcome.NEW_THREAD, new Conversation(history, added,
                     restatement(sent, history, false), bringsAQuestion(added)), conflicts);
         }
-        if (added.isEmpty() && regenerates(stored, known, conflicts)) {
-            List<Message> history = stored.subList(0, known.size());
+        if (added.isEmpty() && regenerates(withoutActivity(stored), known, conflicts)) {
+            List<Message> history = stored.subList(0, indexOf(stored, known.get(known.size() - 1).id()) + 1);
             return new Result(Outcome.REGENERATED, new Conversation(history, added,
                     restatement(sent, history, true), true), conflicts);
         }
@@ -84,11 +88,14 @@ final class Reconciliation {
     }
 
     /**
-     * How the client that sent {@code sent} is brought to {@code history}: nothing when it holds it already (and
+     * How the client that sent {@code sent} is brought to {@code conversation} (whose activity messages it need not
+     * have sent, see the class comment): nothing when it holds it already (and
      * {@code changed} is false: no stored version replaced one of its messages), one snapshot when merging it by id
      * gives the history in order, else an empty snapshot first.
      */
-    private static Conversation.Restatement restatement(List<Message> sent, List<Message> history, boolean changed) {
+    private static Conversation.Restatement restatement(List<Message> sent, List<Message> conversation,
+                                                        boolean changed) {
+        List<Message> history = withoutActivity(conversation);
         if (!changed && sameIds(sent, history)) {
             return Conversation.Restatement.NONE;
         }
@@ -157,6 +164,10 @@ final class Reconciliation {
     private static boolean endsOnAQuestion(List<Message> history) {
         return !history.isEmpty() && (history.get(history.size() - 1) instanceof Message.User
                 || history.get(history.size() - 1) instanceof Message.Tool);
+    }
+
+    private static List<Message> withoutActivity(List<Message> messages) {
+        return messages.stream().filter(m -> !(m instanceof Message.Activity)).toList();
     }
 
     private static boolean sameIds(List<Message> a, List<Message> b) {

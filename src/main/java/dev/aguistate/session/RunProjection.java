@@ -17,7 +17,7 @@ import java.util.Map;
  * What a client that joins a live run must be told to hold what an uninterrupted client holds: the run's logged
  * events projected over the thread as stored (its last checkpoint) and the state the run's client started from.
  * The result, the join prelude, is a valid beginning of a run for any AG-UI client: {@code RUN_STARTED}, a
- * {@code MESSAGES_SNAPSHOT} of the complete messages, each open message, tool call and reasoning re-opened with
+ * {@code MESSAGES_SNAPSHOT} of the complete messages (activity messages with their content so far), each open message, tool call and reasoning re-opened with
  * what it has so far, and a {@code STATE_SNAPSHOT} of the current (predicted) state; then the live events go on
  * from {@link #lastSeq()}.
  */
@@ -159,6 +159,12 @@ final class RunProjection {
             messages.put(turn.id, turn.message());
         } else if (event instanceof AgUiEvent.ToolCallResult e) {
             messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId(), null, null, null));
+        } else if (event instanceof AgUiEvent.ActivitySnapshot e) {
+            messages.put(e.messageId(), new Message.Activity(e.messageId(), e.activityType(), e.content(), null));
+        } else if (event instanceof AgUiEvent.ActivityDelta e
+                && messages.get(e.messageId()) instanceof Message.Activity activity) {
+            messages.put(e.messageId(), new Message.Activity(activity.id(), activity.activityType(),
+                    StatePatches.apply(activity.content(), e.patch()), activity.metadata()));
         } else if (event instanceof AgUiEvent.ReasoningStart e) {
             reasoningPhases.add(e.messageId());
         } else if (event instanceof AgUiEvent.ReasoningEnd e) {

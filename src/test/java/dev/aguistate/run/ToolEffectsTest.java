@@ -9,12 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Message;
 import dev.aguistate.state.State;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.tools.BackendTool;
 import dev.aguistate.tools.ToolContext;
 import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolOutcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,7 +32,7 @@ class ToolEffectsTest {
     private final JsonNode initial = AgUiJson.tree("{\"document\":\"draft\",\"notes\":[]}");
     private final RunState state = new RunState(new State(RunFixtures.DOCUMENT, initial));
     private final ClientMirror client = new ClientMirror(initial);
-    private final ToolEffects effects = new ToolEffects(state, client);
+    private final ToolEffects effects = new ToolEffects(state, client, Duration.ZERO);
 
     @Test
     void aToolReadsItsInputsFromState() {
@@ -122,5 +124,44 @@ class ToolEffectsTest {
         assertTrue(secondWriteDone.await(10, TimeUnit.SECONDS));
         assertEquals(2, emitted.size());
         assertEquals("second", ClientStateReplay.of(initial, RunFixtures.json(emitted)).held().get("document").asText());
+    }
+
+    /**
+     * A change of an activity that comes within the interval is sent by the timer, once, with the latest content;
+     * one that still waits when the tools are done goes before the results, which go before what follows them.
+     */
+    @Test
+    void pacedActivityChangesAreSentByTheTimerAndWhatWaitsBeforeTheResults() throws Exception {
+        ToolEffects paced = new ToolEffects(state, client, Duration.ofMillis(200));
+        List<AgUiEvent> emitted = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch firstDelta = new CountDownLatch(1);
+        ToolEffects.RoundEffects round = paced.context(event -> {
+            emitted.add(event);
+            if (event instanceof AgUiEvent.ActivityDelta) {
+                firstDelta.countDown();
+            }
+        });
+
+        round.activity("c1", "count", AgUiJson.tree("{\"n\":0}"));
+        round.activity("c1", "count", AgUiJson.tree("{\"n\":1}"));
+        round.activity("c1", "count", AgUiJson.tree("{\"n\":2}"));
+        assertTrue(firstDelta.await(10, TimeUnit.SECONDS), "the timer sent the change that waited");
+        assertEquals(2, emitted.size(), emitted.toString());
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/n\",\"value\":2}]",
+                AgUiJson.write(((AgUiEvent.ActivityDelta) emitted.get(1)).patch()));
+
+        round.activity("c1", "count", AgUiJson.tree("{\"n\":3}"));
+        List<Message> kept = round.settle();
+        AgUiEvent result = new AgUiEvent.ToolCallResult("m1", "c1", "done");
+        CountDownLatch completed = new CountDownLatch(1);
+        round.then(List.of(result), completed::countDown);
+        round.activity("c1", "count", AgUiJson.tree("{\"n\":4}"));
+
+        assertTrue(completed.await(10, TimeUnit.SECONDS));
+        assertEquals(4, emitted.size(), "the waiting change, then the result; nothing after: " + emitted);
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/n\",\"value\":3}]",
+                AgUiJson.write(((AgUiEvent.ActivityDelta) emitted.get(2)).patch()));
+        assertSame(result, emitted.get(3));
+        assertEquals(AgUiJson.tree("{\"n\":3}"), ((Message.Activity) kept.get(0)).content());
     }
 }

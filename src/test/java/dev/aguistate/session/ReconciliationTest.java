@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.run.Conversation;
@@ -137,5 +138,38 @@ class ReconciliationTest {
         assertEquals(Restatement.NONE, r.conversation().restate());
         assertTrue(r.conversation().answer());
         assertFalse(Reconciliation.of(List.of(), List.of(), null).conversation().answer());
+    }
+
+    private static Message activity(String id) {
+        return new Message.Activity(id, "tool-progress", JsonNodeFactory.instance.objectNode().put("fraction", 1), null);
+    }
+
+    @Test
+    void activityMessagesLeftOutOrSentBackChangeNothingAndAClientsOwnAreNotKept() {
+        Message result = new Message.Tool("t1", "done", "c1");
+        List<Message> stored = List.of(U1, A1, U2, A2, result, activity("act1"));
+
+        Conversation leftOut = Reconciliation.of(stored, List.of(U1, A1, U2, A2, result, U3), null).conversation();
+        assertEquals(List.of("u1", "a1", "u2", "a2", "t1", "act1", "u3"), ids(leftOut.history()));
+        assertEquals(Restatement.NONE, leftOut.restate(), "a 1.0 client sends no activity back but holds it");
+
+        Reconciliation.Result sentBack = Reconciliation.of(stored,
+                List.of(U1, A1, U2, A2, activity("act1"), result, activity("mine"), U3), null);
+        assertEquals(List.of("u1", "a1", "u2", "a2", "t1", "act1", "u3"), ids(sentBack.conversation().history()));
+        assertEquals(List.of("u3"), ids(sentBack.conversation().added()), "the client's own activity is ignored");
+        assertEquals(Restatement.NONE, sentBack.conversation().restate());
+        assertEquals(List.of(), sentBack.conflicts());
+    }
+
+    @Test
+    void aRegenerateOverAnActivityKeepsItInTheHistoryItAnswersAgain() {
+        Message result = new Message.Tool("t1", "done", "c1");
+        Message answer = new Message.Assistant("a3", "Blue it is", null);
+        List<Message> stored = List.of(U1, A1, U2, A2, result, activity("act1"), U3, answer);
+
+        Reconciliation.Result r = Reconciliation.of(stored, List.of(U1, A1, U2, A2, result, U3), null);
+
+        assertEquals(Reconciliation.Outcome.REGENERATED, r.outcome());
+        assertEquals(List.of("u1", "a1", "u2", "a2", "t1", "act1", "u3"), ids(r.conversation().history()));
     }
 }

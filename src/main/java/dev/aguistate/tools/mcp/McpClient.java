@@ -28,7 +28,8 @@ import org.jboss.logging.Logger;
 /**
  * The connection to one MCP server, for as long as the server runs: the handshake ({@code initialize}, then
  * {@code notifications/initialized}), the tool list ({@code tools/list}, again on
- * {@code notifications/tools/list_changed}), tool calls and their cancellation ({@code notifications/cancelled}).
+ * {@code notifications/tools/list_changed}), tool calls, their progress ({@code notifications/progress}, for the
+ * {@code progressToken} each call carries) and their cancellation ({@code notifications/cancelled}).
  *
  * <p>A server that cannot be reached, that fails the handshake or whose process exits is tried again after a
  * backoff (1 s, doubling to a minute); meanwhile its last tool list stays offered and its calls fail at once with the
@@ -105,8 +106,9 @@ final class McpClient {
      * attributes, and the server gets it as {@code traceparent} in {@code _meta}.
      *
      * @param authorization the {@code Authorization} value for this call, or null
+     * @param progress      receives the server's progress notifications for this call, on the client's context
      */
-    Uni<JsonNode> call(String tool, JsonNode arguments, String authorization, Context trace) {
+    Uni<JsonNode> call(String tool, JsonNode arguments, String authorization, Context trace, Progress progress) {
         ObjectNode params = JSON.createObjectNode().put("name", tool);
         params.set("arguments", arguments);
         W3CTraceContextPropagator.getInstance().inject(trace, params.putObject("_meta"), ObjectNode::put);
@@ -114,7 +116,7 @@ final class McpClient {
         span.setAttribute(METHOD, "tools/call");
         span.setAttribute(SERVER_ID, server.id());
         return Uni.createFrom().emitter(emitter -> {
-            ToolCall call = new ToolCall(emitter, span);
+            ToolCall call = new ToolCall(emitter, span, progress);
             emitter.onTermination(() -> context.runOnContext(v -> call.cancel()));
             context.runOnContext(v -> usable().onComplete(connected -> {
                 if (call.over) {
@@ -336,6 +338,8 @@ final class McpClient {
             }
         } else if (method != null && id != null) {
             answerServerRequest(id, method);
+        } else if ("notifications/progress".equals(method)) {
+            progressed(message.path("params"));
         } else if ("notifications/tools/list_changed".equals(method)) {
             if (ready) {
                 listTools().onFailure(failure -> LOG.warnf("MCP server %s: listing its changed tools failed: %s",
@@ -345,6 +349,19 @@ final class McpClient {
             LOG.debugf("MCP server %s: %s", server.label(), method);
         } else {
             LOG.warnf("MCP server %s sent something that is not a JSON-RPC message; ignored", server.label());
+        }
+    }
+
+    /**
+     * A call's progress: {@code progress} of {@code total} (a fraction when the total is known), and the server's
+     * {@code message}. The token is the call's request id; one of a call that is over is ignored.
+     */
+    private void progressed(JsonNode params) {
+        JsonNode token = params.path("progressToken");
+        if (token.canConvertToLong() && pending.get(token.asLong()) instanceof ToolCall call && !call.over) {
+            double total = params.path("total").asDouble(0);
+            call.progress.report(total > 0 ? params.path("progress").asDouble() / total : Double.NaN,
+                    params.path("message").textValue());
         }
     }
 
@@ -423,6 +440,12 @@ final class McpClient {
         return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
+    /** Where a call's progress goes: how far it is (0 to 1, NaN when unknown) and what the server said, or null. */
+    @FunctionalInterface
+    interface Progress {
+        void report(double fraction, String message);
+    }
+
     /** Something waiting for the answer to a request. */
     private interface Pending {
         void answered(JsonNode result);
@@ -434,15 +457,17 @@ final class McpClient {
     private final class ToolCall implements Pending {
         private final UniEmitter<? super JsonNode> emitter;
         private final Span span;
+        private final Progress progress;
         private McpTransport sentOn;
         private long id = -1;
         private McpTransport.Exchange exchange;
         /** Answered, failed or cancelled: nothing more happens. */
         private boolean over;
 
-        ToolCall(UniEmitter<? super JsonNode> emitter, Span span) {
+        ToolCall(UniEmitter<? super JsonNode> emitter, Span span, Progress progress) {
             this.emitter = emitter;
             this.span = span;
+            this.progress = progress;
         }
 
         /** @param retryLostSession whether a server that forgot the session (HTTP 404) gets the call again */
@@ -453,6 +478,7 @@ final class McpClient {
             span.setAttribute(REQUEST_ID, Long.toString(id));
             span.setAttribute(NETWORK, sentOn.network());
             span.setAttribute(PROTOCOL, protocolVersion);
+            params.with("_meta").put("progressToken", id);
             exchange = sentOn.send(message(id, "tools/call", params), authorization);
             exchange.done().onComplete(sent -> {
                 if (sent.failed() && retryLostSession && pending.containsKey(id)

@@ -100,7 +100,7 @@ final class McpToolSource implements ToolSource {
                     schema.isObject() ? schema : JSON.createObjectNode().put("type", "object"),
                     (arguments, context) -> call(name, offeredName, arguments,
                             server.forwarding().authorization(context.caller(), offeredName).orElse(null),
-                            context.trace()),
+                            context.trace(), context::progress),
                     Map.of(), Map.of()));
         }
         server.tools().stream().filter(name -> !seen.contains(name)).forEach(name -> LOG.warnf(
@@ -109,8 +109,8 @@ final class McpToolSource implements ToolSource {
     }
 
     private Uni<Object> call(String name, String offeredName, JsonNode arguments, String authorization,
-                             io.opentelemetry.context.Context trace) {
-        return client.call(name, arguments, authorization, trace)
+                             io.opentelemetry.context.Context trace, McpClient.Progress progress) {
+        return client.call(name, arguments, authorization, trace, progress)
                 .ifNoItem().after(server.timeout()).failWith(() -> new ToolFailure(ToolFailure.Kind.INVOCATION_FAILED,
                         "the MCP server '" + server.id() + "' did not answer " + offeredName + " within "
                                 + server.timeout().toMillis() + " ms; the call was cancelled", null))

@@ -78,6 +78,10 @@ class JavaToolsAgentTest extends StubbedLlmTestBase {
         JsonNode lastState = snapshots.isEmpty() ? null : snapshots.get(snapshots.size() - 1).get("snapshot");
         assertEquals("A-17", lastState == null ? null : lastState.path("lastOrder").textValue(),
                 "rememberOrder wrote the state through its ToolContext: " + stream.types());
+        JsonNode progress = stream.ofType("ACTIVITY_SNAPSHOT").get(0);
+        assertEquals("tool-progress", progress.get("activityType").asText());
+        assertEquals("{\"fraction\":1.0,\"message\":\"Remembered A-17\"}", progress.get("content").toString(),
+                "rememberOrder showed its progress through its ToolContext");
         assertEquals("RUN_FINISHED", stream.last().get("type").asText());
     }
 }

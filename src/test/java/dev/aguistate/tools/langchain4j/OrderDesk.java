@@ -21,6 +21,7 @@ public class OrderDesk {
     @Tool("Remembers the order the user asks about, in the shared state.")
     public String rememberOrder(String orderNumber, ToolContext context) {
         context.updateState("lastOrder", TextNode.valueOf(orderNumber));
+        context.progress(1, "Remembered " + orderNumber);
         return "remembered for a caller with " + context.caller().map(credential -> credential.kind().name())
                 .orElse("no credential");
     }

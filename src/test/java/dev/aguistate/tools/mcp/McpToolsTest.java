@@ -146,7 +146,8 @@ class McpToolsTest extends StubbedLlmTestBase {
     @Test
     void theReferenceServerOverStdioOffersItsAllowedToolsWithTheirSchemasAndAnswersThem() {
         JsonNode agent = agentInfo("mcp-stdio");
-        assertEquals(List.of("mcp__everything__echo", "mcp__everything__get-sum", "mcp__everything__get-tiny-image"),
+        assertEquals(List.of("mcp__everything__echo", "mcp__everything__get-sum", "mcp__everything__get-tiny-image",
+                        "mcp__everything__trigger-long-running-operation"),
                 names(agent.get("tools")), "the allow-list, in the server's order; get-env and the rest are left out");
         JsonNode echo = agent.at("/capabilities/tools/items/0");
         assertEquals("string", echo.at("/parameters/properties/message/type").asText(), echo.toString());
@@ -159,6 +160,23 @@ class McpToolsTest extends StubbedLlmTestBase {
         assertEquals("mcp__everything__echo", stream.ofType("TOOL_CALL_START").get(0).get("toolCallName").asText());
         assertEquals("Echo: hello", result(stream).asText());
         assertEquals("Echo: hello", toolMessageSentToModel().get("content").asText());
+        assertEquals("RUN_FINISHED/success", outcome(stream));
+    }
+
+    @Test
+    void theProgressTheReferenceServerReportsIsShownAsAnActivityBeforeTheResult() {
+        SseClient.Stream stream = callTool("mcp-stdio", "mcp__everything__trigger-long-running-operation",
+                "{\"duration\":1,\"steps\":4}", token);
+
+        List<String> types = stream.types();
+        JsonNode snapshot = stream.ofType("ACTIVITY_SNAPSHOT").get(0);
+        assertEquals("tool-progress", snapshot.get("activityType").asText());
+        assertEquals(0.25, snapshot.at("/content/fraction").asDouble(), snapshot.toString());
+        List<JsonNode> deltas = stream.ofType("ACTIVITY_DELTA");
+        assertEquals(3, deltas.size(), "one a step: " + types);
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/fraction\",\"value\":1.0}]",
+                deltas.get(2).get("patch").toString());
+        assertTrue(types.lastIndexOf("ACTIVITY_DELTA") < types.indexOf("TOOL_CALL_RESULT"), types.toString());
         assertEquals("RUN_FINISHED/success", outcome(stream));
     }
 
