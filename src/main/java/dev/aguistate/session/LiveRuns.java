@@ -5,6 +5,8 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.Multitask;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.SseFrames;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.run.AgentRunner;
 import dev.aguistate.run.RunConfig;
@@ -14,8 +16,10 @@ import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunLock;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignal;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.ThreadKey;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
@@ -26,6 +30,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,30 +52,43 @@ public class LiveRuns {
     private final ThreadSessions sessions;
     private final RunClaims claims;
     private final RunQueues queues;
+    private final RunSteering steering;
+    private final RunConnections connections;
     private final RunEventLog log;
-    private final StopSignals stops;
+    private final ThreadSignals signals;
     private final RunConfig config;
     private final Vertx vertx;
 
     LiveRuns(AgentRunner runner, RunAdmission admission, ThreadSessions sessions, RunClaims claims, RunQueues queues,
-             RunEventLog log, StopSignals stops, RunConfig config, Vertx vertx) {
+             RunSteering steering, RunConnections connections, RunEventLog log, ThreadSignals signals,
+             RunConfig config, Vertx vertx, MeterRegistry meters) {
         this.runner = runner;
         this.admission = admission;
         this.sessions = sessions;
         this.claims = claims;
         this.queues = queues;
+        this.steering = steering;
+        this.connections = connections;
         this.log = log;
-        this.stops = stops;
+        this.signals = signals;
         this.config = config;
         this.vertx = vertx;
+        meters.gauge("agui.runs.steered.waiting", running,
+                runs -> runs.values().stream().mapToInt(run -> run.inbox().size()).sum());
     }
 
     void listen(@Observes StartupEvent started) {
-        stops.listen(key -> {
-            LiveRun run = running.get(key);
-            if (run != null) {
-                LOG.infof("threadId=%s runId=%s: stopping the run, as asked", run.threadId(), run.runId());
-                run.stop(StopSwitch.Reason.REQUESTED);
+        signals.listen(signal -> {
+            if (signal instanceof ThreadSignal.Stop stop) {
+                Optional.ofNullable(running.get(stop.runKey())).ifPresent(run -> {
+                    LOG.infof("threadId=%s runId=%s: stopping the run, as asked", run.threadId(), run.runId());
+                    run.stop(StopSwitch.Reason.REQUESTED);
+                });
+            } else if (signal instanceof ThreadSignal.Steer steer) {
+                Optional.ofNullable(running.get(steer.runKey())).ifPresent(run -> steering.message(steer.messageKey())
+                        .subscribe().with(message -> message.ifPresent(run.inbox()::offer), failure -> LOG.warnf(
+                                "threadId=%s runId=%s: the steered message could not be read (%s); its sender starts "
+                                        + "a run with it", run.threadId(), run.runId(), failure.toString())));
             }
         });
     }
@@ -116,18 +134,63 @@ public class LiveRuns {
                             : sessions.openRolledBack(caller, agent, input, options, stopped.get()))
                     .chain(session -> started(agent, session, onDisconnect, traceParent));
             case ENQUEUE -> sessions.checked(caller, agent, input)
-                    // behind the requests that wait here already, or it would overtake them
-                    .chain(() -> queues.hasWaiting(thread) ? Uni.createFrom().item(Optional.<RunLock>empty())
-                            : sessions.tryClaim(thread, input.runId()))
-                    .chain(claim -> claim.isPresent()
-                            ? sessions.claimed(caller, agent, input, options, claim.get())
-                                    .chain(session -> started(agent, session, onDisconnect, traceParent))
-                            : queues.join(thread, input.runId(), onDisconnect,
-                                    turn -> turn(caller, agent, input, options, onDisconnect, traceParent, turn),
-                                    () -> admission.left(caller))
-                                    .map(queued -> queued.stream(() -> queues.left(queued))));
+                    .chain(() -> enqueued(caller, agent, input, options, onDisconnect, traceParent));
+            case STEER -> sessions.checked(caller, agent, input)
+                    .chain(() -> RunSteering.steered(input).isEmpty() ? Uni.createFrom().item(Optional.<RunLock>empty())
+                            : claims.of(caller, input.threadId()))
+                    .chain(live -> live.isEmpty() ? enqueued(caller, agent, input, options, onDisconnect, traceParent)
+                            : Uni.createFrom().item(steered(caller, agent, input, options, onDisconnect, traceParent,
+                                    live.get(), RunSteering.steered(input).get())));
         };
         return opened.onFailure().invoke(refused -> admission.left(caller));
+    }
+
+    /**
+     * The run now if the thread is free and nobody waits for it here, else once its turn comes ({@link RunQueues}).
+     */
+    private Uni<Multi<byte[]>> enqueued(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                        OnDisconnect onDisconnect, Context traceParent) {
+        ThreadKey thread = caller.thread(input.threadId());
+        // behind the requests that wait here already, or it would overtake them
+        return (queues.hasWaiting(thread) ? Uni.createFrom().item(Optional.<RunLock>empty())
+                : sessions.tryClaim(thread, input.runId()))
+                .chain(claim -> claim.isPresent()
+                        ? sessions.claimed(caller, agent, input, options, claim.get())
+                                .chain(session -> started(agent, session, onDisconnect, traceParent))
+                        : queues.join(thread, input.runId(), onDisconnect,
+                                turn -> turn(caller, agent, input, options, onDisconnect, traceParent, turn),
+                                () -> admission.left(caller))
+                                .map(queued -> queued.stream(() -> queues.left(queued))));
+    }
+
+    /**
+     * A request that steers {@code message} into the {@code live} run ({@link RunSteering}). Its stream opens at once
+     * with a comment; once the run took the message, it joins the run as a connect does (the run's events so far,
+     * then the live ones, which answer with the message in mind), and the request's place among the runs let in is
+     * given back. A run that ended without taking it leaves the request to start a run of its own, as
+     * {@code enqueue} would (it waits for the thread the run still holds while its end is kept).
+     */
+    private Multi<byte[]> steered(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                  OnDisconnect onDisconnect, Context traceParent, RunLock live, Message.User message) {
+        Uni<Multi<byte[]>> frames = steering.steer(live, message).chain(taken -> {
+            if (!taken) {
+                LOG.infof("threadId=%s runId=%s: the run %s ended before its next round; the steered message starts "
+                        + "a run of its own", input.threadId(), input.runId(), live.runId());
+                return enqueued(caller, agent, input, options, onDisconnect, traceParent);
+            }
+            LOG.infof("threadId=%s runId=%s: the steered message joined the run %s", input.threadId(), input.runId(),
+                    live.runId());
+            return connections.join(caller, agent, live).invoke(() -> admission.left(caller));
+        }).onFailure().recoverWithItem(failure -> refusedTurn(caller, input, failure).frames());
+        AtomicBoolean handedOver = new AtomicBoolean();
+        return Multi.createBy().concatenating().streams(Multi.createFrom().item(SseFrames.keepAlive()),
+                frames.invoke(() -> handedOver.set(true))
+                        .onCancellation().invoke(() -> {
+                            if (!handedOver.get()) { // the client left before: the place is given back here
+                                admission.left(caller);
+                            }
+                        })
+                        .toMulti().onItem().transformToMultiAndConcatenate(stream -> stream));
     }
 
     /**
@@ -173,11 +236,16 @@ public class LiveRuns {
                     : () -> release(session).subscribe().with(released -> admission.left(caller))));
         }).onFailure().recoverWithItem(failure -> {
             queues.announceFreed(claim.thread()).subscribe().with(done -> { }, ignored -> { });
-            return failure instanceof SessionRefused refused
-                    ? refusedTurn(caller, input, "run_refused", refused.getMessage())
-                    : refusedTurn(caller, input, "store_unavailable",
-                            "The thread store is unavailable; the run did not start. Retry shortly.");
+            return refusedTurn(caller, input, failure);
         });
+    }
+
+    /** The turn of a request whose stream is open but whose run cannot start: refused, or the store's failure. */
+    private QueuedRun.Turn refusedTurn(Caller caller, RunAgentInput input, Throwable failure) {
+        return failure instanceof SessionRefused refused
+                ? refusedTurn(caller, input, "run_refused", refused.getMessage())
+                : refusedTurn(caller, input, "store_unavailable",
+                        "The thread store is unavailable; the run did not start. Retry shortly.");
     }
 
     private QueuedRun.Turn refusedTurn(Caller caller, RunAgentInput input, String code, String message) {
@@ -190,7 +258,7 @@ public class LiveRuns {
     private Multi<byte[]> start(AgentDefinition agent, ThreadSession session, OnDisconnect onDisconnect,
                                 Context traceParent) {
         LiveRun live = new LiveRun(session, log, onDisconnect, this::ended);
-        Multi<AgUiEvent> events = runner.run(agent, session.start(), live.stopSwitch(), traceParent);
+        Multi<AgUiEvent> events = runner.run(agent, session.start(), live.stopSwitch(), live.inbox(), traceParent);
         return live.attachStarter(FollowWindow.of(config), () -> {
             running.put(live.key(), live);
             long limit = vertx.setTimer(config.maxDuration().toMillis(),
