@@ -212,7 +212,7 @@ public class RunConnections {
      * @return a failed Uni with {@link dev.aguistate.store.StoreUnavailable} when the log cannot be followed
      */
     Uni<Boolean> shows(RunLock run, String messageId) {
-        return followed(run, -1)
+        return followed(run, 0) // after the log's base: the run's events
                 .select().where(entry -> terminal(entry) || shows(entry, messageId))
                 .toUni()
                 .map(entry -> entry != null && !terminal(entry));

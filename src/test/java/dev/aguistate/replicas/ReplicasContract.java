@@ -172,6 +172,37 @@ abstract class ReplicasContract {
     }
 
     @Test
+    void aMessageSteeredOnAnotherReplicaJoinsTheRunAtItsNextRoundAndItsStreamFollowsThatRun() {
+        // the first round writes slowly, then calls a backend tool: the message arrives during that round
+        stub.enqueue(slowly(LONG_ANSWER).toolCall("call-" + UUID.randomUUID(), "write_document",
+                RunRequests.JSON.createObjectNode().put("document", "# Draft").toString()).build());
+        stub.enqueue(StubResponse.stream().text("Done, in French.").build());
+        RunRequests first = RunRequests.fresh().user("Write a draft");
+        try (SseClient.LiveStream onA = a.client().open(AGENT, first.json())) {
+            onA.await("TEXT_MESSAGE_CONTENT");
+
+            RunRequests steering = continuation(first.threadId(), "In French, please").multitask("steer");
+            try (SseClient.LiveStream onB = b.client().open(AGENT, steering.json())) {
+                assertEquals(200, onB.status(), "accepted on B while A's run goes on");
+
+                List<JsonNode> events = onA.readToEnd();
+                EventStreamVerifier.verify(events, first.threadId(), first.runId());
+                assertTrue(events.stream().anyMatch(e -> "MESSAGES_SNAPSHOT".equals(e.path("type").asText())
+                        && e.toString().contains("In French, please")), "A's stream shows the message arrive");
+                List<JsonNode> joined = onB.readToEnd();
+                EventStreamVerifier.verify(joined, first.threadId(), first.runId());
+                assertTrue(joined.toString().contains("Done, in French."), "B's client sees the answer: " + joined);
+            }
+        }
+        assertEquals(2, stub.requests().size(), "B started no run of its own");
+        assertTrue(stub.lastRequest().toString().contains("In French, please"), stub.lastRequest().toString());
+        List<String> contents = thread(a, first.threadId()).get("messages").findValuesAsText("content");
+        assertEquals(List.of("In French, please", "Done, in French."),
+                contents.subList(contents.size() - 2, contents.size()), "after the tool's result: " + contents);
+        assertEquals(1, contents.stream().filter("In French, please"::equals).count(), contents.toString());
+    }
+
+    @Test
     void aReplicaKilledMidRunLeavesTheLastCommitAndItsClaimLapses() {
         ServerInstance doomed = logs.watch(ServerInstance.launch("doomed", replicaProperties(DOOMED_LOCK_TTL)));
         try {
