@@ -101,7 +101,9 @@ public class LiveRuns {
      * to them starts it. What a busy thread does is the request's, else the agent's, else the server's
      * {@link Multitask}: {@code reject} refuses after {@code agui.store.lock-wait}; {@code interrupt} stops the live
      * run and waits until it has let go of the thread; {@code enqueue} answers at once with frames that begin when the
-     * thread is free ({@link RunQueues}). A waiting request holds its place among the runs let in.
+     * thread is free ({@link RunQueues}); {@code steer} leaves its message for the live run and joins that run's
+     * stream, or is enqueued when the run ends without taking it ({@link RunSteering}). A waiting request holds its
+     * place among the runs let in.
      *
      * @param traceParent the trace the run joins (the request's)
      * @return a failed Uni, with nothing started or held, with {@link SessionRefused} (too many runs, the thread is
@@ -115,7 +117,6 @@ public class LiveRuns {
         } catch (SessionRefused refused) {
             return Uni.createFrom().failure(refused);
         }
-        ThreadKey thread = caller.thread(input.threadId());
         OnDisconnect onDisconnect = options.onDisconnect() != null ? options.onDisconnect()
                 : agent.onDisconnect() != null ? agent.onDisconnect() : config.onDisconnect();
         Multitask multitask = options.multitask() != null ? options.multitask()
@@ -136,11 +137,7 @@ public class LiveRuns {
             case ENQUEUE -> sessions.checked(caller, agent, input)
                     .chain(() -> enqueued(caller, agent, input, options, onDisconnect, traceParent));
             case STEER -> sessions.checked(caller, agent, input)
-                    .chain(() -> RunSteering.steered(input).isEmpty() ? Uni.createFrom().item(Optional.<RunLock>empty())
-                            : claims.of(caller, input.threadId()))
-                    .chain(live -> live.isEmpty() ? enqueued(caller, agent, input, options, onDisconnect, traceParent)
-                            : Uni.createFrom().item(steered(caller, agent, input, options, onDisconnect, traceParent,
-                                    live.get(), RunSteering.steered(input).get())));
+                    .chain(() -> steering(caller, agent, input, options, onDisconnect, traceParent));
         };
         return opened.onFailure().invoke(refused -> admission.left(caller));
     }
@@ -161,6 +158,22 @@ public class LiveRuns {
                                 turn -> turn(caller, agent, input, options, onDisconnect, traceParent, turn),
                                 () -> admission.left(caller))
                                 .map(queued -> queued.stream(() -> queues.left(queued))));
+    }
+
+    /**
+     * A request that steers its user message into the caller's live run on the thread, on whichever replica; with no
+     * run live, or no user message to steer, it is enqueued.
+     */
+    private Uni<Multi<byte[]>> steering(Caller caller, AgentDefinition agent, RunAgentInput input, RunOptions options,
+                                        OnDisconnect onDisconnect, Context traceParent) {
+        Optional<Message.User> message = RunSteering.steered(input);
+        if (message.isEmpty()) {
+            return enqueued(caller, agent, input, options, onDisconnect, traceParent);
+        }
+        return claims.of(caller, input.threadId()).chain(live -> live.isEmpty()
+                ? enqueued(caller, agent, input, options, onDisconnect, traceParent)
+                : Uni.createFrom().item(steered(caller, agent, input, options, onDisconnect, traceParent, live.get(),
+                        message.get())));
     }
 
     /**
