@@ -22,7 +22,14 @@ public enum Multitask {
      * As {@link #INTERRUPT}, and what the stopped run added to the thread (its messages, its changes of the thread's
      * state) is removed; its tools' side effects and its changes of shared scopes are not undone.
      */
-    ROLLBACK;
+    ROLLBACK,
+    /**
+     * The request's new user message joins the active run at its next round boundary (after the current tool
+     * results) and its stream joins the run as a connect does; when the run ends before that round, the message
+     * starts a run of its own, as {@link #ENQUEUE}. A request to an idle thread, or whose last message is not a
+     * user message, is a run as {@link #ENQUEUE} makes it.
+     */
+    STEER;
 
     /** The name a request or a file uses: {@code "enqueue"}. */
     public String wireName() {

@@ -91,10 +91,12 @@ public class AgentRunner {
     /**
      * The run's event stream; nothing happens until it is subscribed.
      *
+     * @param inbox       the messages steered into the run, taken at each round boundary ({@link #nextRound})
      * @param traceParent the trace the run's span joins: the request's (its {@code traceparent}), or the root context
      * @throws RunRejected (before any stream) when the client's state is not an object or breaks the agent's schema
      */
-    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start, StopSwitch stop, Context traceParent) {
+    public Multi<AgUiEvent> run(AgentDefinition agent, RunStart start, StopSwitch stop, RunInbox inbox,
+                               Context traceParent) {
         RunAgentInput input = start.input();
         RunTrace trace = tracing.start(agent.name(), input, settings.provider(), traceParent);
         Run run;
@@ -108,7 +110,7 @@ public class AgentRunner {
         AtomicReference<String> outcome = new AtomicReference<>("success");
         Multi<AgUiEvent> work = Multi.createBy().concatenating().streams(
                         Multi.createFrom().iterable(run.started()),
-                        Multi.createFrom().deferred(() -> resume(run)))
+                        Multi.createFrom().deferred(() -> resume(run, inbox)))
                 .onFailure().recoverWithMulti(error -> {
                     outcome.set("error");
                     return run.failed(error).toMulti();
@@ -157,7 +159,7 @@ public class AgentRunner {
      * nothing to answer ends after restating the thread. A run that goes on first keeps its starting checkpoint
      * (the request's new messages): a request refused here (answers that do not fit) keeps nothing.
      */
-    private Multi<AgUiEvent> resume(Run run) {
+    private Multi<AgUiEvent> resume(Run run, RunInbox inbox) {
         if (!run.hasSomethingToAnswer()) {
             return Multi.createFrom().deferred(() -> run.commitUnanswered()
                     .onItem().transform(kept -> run.finishedUnanswered()).toMulti());
@@ -168,23 +170,23 @@ public class AgentRunner {
             return Multi.createBy().concatenating().streams(Multi.createFrom().iterable(run.repeatedResume()),
                     Multi.createFrom().item(run::finished));
         }
-        return run.checkpoint().onItem().transformToMulti(kept -> carryOut(run, resumption));
+        return run.checkpoint().onItem().transformToMulti(kept -> carryOut(run, resumption, inbox));
     }
 
-    private Multi<AgUiEvent> carryOut(Run run, Confirmations.Resumption resumption) {
+    private Multi<AgUiEvent> carryOut(Run run, Confirmations.Resumption resumption, RunInbox inbox) {
         if (resumption instanceof Confirmations.NothingOpen) {
-            return round(run);
+            return round(run, inbox);
         }
         if (resumption instanceof Confirmations.Answered answers) {
             List<ServerToolCall> approved = run.approvedCalls(answers);
             return Multi.createBy().concatenating().streams(
                     runTools(run, approved, outcomes -> run.recordAnswers(answers, approved, outcomes)),
-                    Multi.createFrom().deferred(() -> run.checkpoint().onItem().transformToMulti(kept -> round(run))));
+                    nextRound(run, inbox));
         }
         throw new IllegalStateException("no step for resumption " + resumption.getClass().getName());
     }
 
-    private Multi<AgUiEvent> round(Run run) {
+    private Multi<AgUiEvent> round(Run run, RunInbox inbox) {
         if (!run.startRound()) {
             return Multi.createFrom().failure(RunFailure.maxRounds(settings.maxRounds()));
         }
@@ -202,19 +204,19 @@ public class AgentRunner {
                     return run.translate(e);
                 })
                 .onTermination().invoke(run::chatEnded)
-                .onCompletion().switchTo(() -> afterRound(run));
+                .onCompletion().switchTo(() -> afterRound(run, inbox));
     }
 
-    private Multi<AgUiEvent> afterRound(Run run) {
+    private Multi<AgUiEvent> afterRound(Run run, RunInbox inbox) {
         return switch (run.roundKind()) {
             case STATE_OUTPUT -> Multi.createBy().concatenating().streams(
                     Multi.createFrom().iterable(run.applyStructuredState()),
-                    Multi.createFrom().deferred(() -> round(run)));
-            case SUMMARY, TOOLS -> afterToolRound(run);
+                    Multi.createFrom().deferred(() -> round(run, inbox)));
+            case SUMMARY, TOOLS -> afterToolRound(run, inbox);
         };
     }
 
-    private Multi<AgUiEvent> afterToolRound(Run run) {
+    private Multi<AgUiEvent> afterToolRound(Run run, RunInbox inbox) {
         OfferedTools.RoundCalls calls = run.finishRound();
         if (calls.none()) {
             return finish(run);
@@ -222,12 +224,25 @@ public class AgentRunner {
         List<ServerToolCall> serverCalls = calls.serverCalls();
         Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
         if (!calls.endRun()) {
-            return Multi.createBy().concatenating().streams(tools,
-                    Multi.createFrom().deferred(() -> run.checkpoint().onItem().transformToMulti(kept -> round(run))));
+            return Multi.createBy().concatenating().streams(tools, nextRound(run, inbox));
         }
         return Multi.createBy().concatenating().streams(tools,
                 Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(calls.toConfirm()))),
                 finish(run));
+    }
+
+    /**
+     * The round boundary after a round of tools: the messages steered into the run since the last one join its
+     * conversation after the tool results, the checkpoint keeps them with the round, and only then does every
+     * stream of the run see them ({@code MESSAGES_SNAPSHOT}: a message shown was kept), before the next LLM call,
+     * which reads them. A run that has no round left takes none: they would go unanswered.
+     */
+    private Multi<AgUiEvent> nextRound(Run run, RunInbox inbox) {
+        return Multi.createFrom().deferred(() -> {
+            List<AgUiEvent> steered = run.hasRoundLeft() ? run.steered(inbox.take()) : List.of();
+            return run.checkpoint().onItem().transformToMulti(kept -> Multi.createBy().concatenating().streams(
+                    Multi.createFrom().iterable(steered), round(run, inbox)));
+        });
     }
 
     /** Keeps the run's outcome, then RUN_FINISHED; a failed commit becomes the run's RUN_ERROR. */

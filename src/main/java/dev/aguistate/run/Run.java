@@ -205,9 +205,33 @@ final class Run {
         return out;
     }
 
+    /**
+     * Adds the messages steered into the run at a round boundary, those the conversation does not hold already (a
+     * client that sent one twice), and returns the {@code MESSAGES_SNAPSHOT} that shows them: none when none is new.
+     */
+    List<AgUiEvent> steered(List<Message.User> messages) {
+        int added = 0;
+        for (Message.User message : messages) {
+            if (transcript.messages().stream().noneMatch(held -> held.id().equals(message.id()))) {
+                transcript.add(message);
+                added++;
+            }
+        }
+        if (added == 0) {
+            return List.of();
+        }
+        LOG.infof("threadId=%s runId=%s: %d steered message(s) join the run", threadId(), runId(), added);
+        return List.of(new AgUiEvent.MessagesSnapshot(transcript.messages()));
+    }
+
+    /** Whether the run may make another LLM call. */
+    boolean hasRoundLeft() {
+        return rounds < settings.maxRounds();
+    }
+
     /** Starts the next LLM call; false when the run has used all its rounds. */
     boolean startRound() {
-        if (rounds == settings.maxRounds()) {
+        if (!hasRoundLeft()) {
             return false;
         }
         rounds++;

@@ -7,6 +7,7 @@ import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.mutiny.DirectSubscriber;
+import dev.aguistate.run.RunInbox;
 import dev.aguistate.run.StopSwitch;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.OutageLog;
@@ -53,6 +54,7 @@ final class LiveRun {
     private final RunEventLog log;
     private final OnDisconnect onDisconnect;
     private final StopSwitch stop = new StopSwitch();
+    private final RunInbox inbox = new RunInbox();
     private final Consumer<LiveRun> onSaved;
     /** Events not yet in the log, oldest first; guarded by this, as are the fields up to {@link #starter}. */
     private final List<LoggedEvent> unsaved = new ArrayList<>();
@@ -118,6 +120,11 @@ final class LiveRun {
 
     StopSwitch stopSwitch() {
         return stop;
+    }
+
+    /** Where messages steered into the run wait for its next round boundary. */
+    RunInbox inbox() {
+        return inbox;
     }
 
     void stop(StopSwitch.Reason reason) {

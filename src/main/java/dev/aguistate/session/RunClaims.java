@@ -1,7 +1,8 @@
 package dev.aguistate.session;
 
 import dev.aguistate.store.RunLock;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignal;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.ThreadLocks;
 import io.quarkus.runtime.Startup;
@@ -26,11 +27,11 @@ public class RunClaims {
     private static final Duration POLL = Duration.ofMillis(50);
 
     private final ThreadLocks locks;
-    private final StopSignals stops;
+    private final ThreadSignals stops;
     private final StoreConfig config;
     private final RunQueues queues;
 
-    RunClaims(ThreadLocks locks, StopSignals stops, StoreConfig config, RunQueues queues) {
+    RunClaims(ThreadLocks locks, ThreadSignals stops, StoreConfig config, RunQueues queues) {
         this.locks = locks;
         this.stops = stops;
         this.config = config;
@@ -53,7 +54,7 @@ public class RunClaims {
         return of(caller, threadId).map(claim -> claim.filter(live -> runId.isEmpty() || runId.get().equals(live.runId())))
                 .chain(claim -> {
                     if (claim.isPresent()) {
-                        return stops.send(claim.get().token()).replaceWith(true);
+                        return stops.send(new ThreadSignal.Stop(claim.get().token())).replaceWith(true);
                     }
                     if (runId.isEmpty()) {
                         return Uni.createFrom().item(false);
@@ -70,7 +71,7 @@ public class RunClaims {
      */
     Uni<Void> stopAndAwait(Caller caller, String threadId) {
         return of(caller, threadId).chain(claim -> claim.isEmpty() ? Uni.createFrom().voidItem()
-                : stops.send(claim.get().token()).chain(() -> released(claim.get(),
+                : stops.send(new ThreadSignal.Stop(claim.get().token())).chain(() -> released(claim.get(),
                         System.nanoTime() + config.timeout().toNanos())));
     }
 

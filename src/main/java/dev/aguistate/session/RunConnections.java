@@ -1,5 +1,6 @@
 package dev.aguistate.session;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.agent.AgentDefinition;
@@ -120,6 +121,18 @@ public class RunConnections {
         });
     }
 
+    /**
+     * The frames of a connection that joins the caller's run {@code run}, which was live a moment ago: as for a connect
+     * without a cursor (the join prelude, then the live events), or, should it have ended since, the prelude to its
+     * end, from its log, which outlives it ({@code agui.run.events-ttl}).
+     */
+    Uni<Multi<byte[]>> join(Caller caller, AgentDefinition agent, RunLock run) {
+        return store.load(run.thread()).chain(stored -> {
+            ThreadSessions.checkAccess(caller, agent, run.threadId(), stored);
+            return joined(caller, agent, stored, run);
+        });
+    }
+
     private Uni<Multi<byte[]>> live(Caller caller, AgentDefinition agent, Optional<StoredThread> stored, RunLock run,
                                     Optional<Cursor> cursor) {
         if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
@@ -173,20 +186,7 @@ public class RunConnections {
      * {@code agui.store.lock-ttl}) ends with what its log holds, or {@code RUN_ERROR run_lost}.
      */
     private Multi<byte[]> tail(RunLock run, long after) {
-        AtomicLong seen = new AtomicLong(after);
-        Multi<LoggedEvent> logged = log.follow(run.token(), after);
-        Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
-                .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> locks.claim(run.thread())
-                        .onFailure().recoverWithItem(Optional.empty()))
-                .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
-                .select().first()
-                .onItem().transformToMultiAndConcatenate(gone -> Multi.createBy().concatenating().streams(
-                        entries(run.token(), seen.get()), Multi.createFrom().item(LOST)));
-        return Multi.createBy().merging().streams(logged, whenLost)
-                .select().where(entry -> entry == LOST || seen.getAndAccumulate(entry.seq(), Math::max) < entry.seq())
-                .onItem().transformToIterable(entry -> terminal(entry) ? List.of(entry, END) : List.of(entry))
-                .select().first(entry -> entry != END)
+        return followed(run, after)
                 .onItem().transform(entry -> {
                     if (entry != LOST) {
                         return frame(run.runId(), entry);
@@ -202,6 +202,53 @@ public class RunConnections {
                             "The server lost track of the run; reconnect to see where it is.", "store_unavailable",
                             null));
                 });
+    }
+
+    /**
+     * Whether the live run took the steered message {@code messageId} ({@code multitask: steer}): its log shows the
+     * message in a {@code MESSAGES_SNAPSHOT} (which the run sends only once the message is kept) before its terminal
+     * event. False when the run ended, or was lost, without it: the message then starts a run of its own.
+     *
+     * @return a failed Uni with {@link dev.aguistate.store.StoreUnavailable} when the log cannot be followed
+     */
+    Uni<Boolean> shows(RunLock run, String messageId) {
+        return followed(run, 0) // after the log's base: the run's events
+                .select().where(entry -> terminal(entry) || shows(entry, messageId))
+                .toUni()
+                .map(entry -> entry != null && !terminal(entry));
+    }
+
+    private static boolean shows(LoggedEvent entry, String messageId) {
+        if (!EventType.MESSAGES_SNAPSHOT.begins(entry.json())) {
+            return false;
+        }
+        try {
+            return AgUiJson.read(entry.json(), AgUiEvent.class) instanceof AgUiEvent.MessagesSnapshot snapshot
+                    && snapshot.messages().stream().anyMatch(message -> message.id().equals(messageId));
+        } catch (JsonProcessingException unreadable) {
+            return false;
+        }
+    }
+
+    /**
+     * The entries of a live run's log after {@code after}, to its terminal event, or {@link #LOST} when no replica
+     * holds the run any more (checked every {@code agui.store.lock-ttl}) and its log holds no end.
+     */
+    private Multi<LoggedEvent> followed(RunLock run, long after) {
+        AtomicLong seen = new AtomicLong(after);
+        Multi<LoggedEvent> logged = log.follow(run.token(), after);
+        Multi<LoggedEvent> whenLost = Multi.createFrom().ticks().every(storeConfig.lockTtl())
+                .onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> locks.claim(run.thread())
+                        .onFailure().recoverWithItem(Optional.empty()))
+                .select().where(claim -> claim.isEmpty() || !claim.get().token().equals(run.token()))
+                .select().first()
+                .onItem().transformToMultiAndConcatenate(gone -> Multi.createBy().concatenating().streams(
+                        entries(run.token(), seen.get()), Multi.createFrom().item(LOST)));
+        return Multi.createBy().merging().streams(logged, whenLost)
+                .select().where(entry -> entry == LOST || seen.getAndAccumulate(entry.seq(), Math::max) < entry.seq())
+                .onItem().transformToIterable(entry -> terminal(entry) ? List.of(entry, END) : List.of(entry))
+                .select().first(entry -> entry != END);
     }
 
     /**

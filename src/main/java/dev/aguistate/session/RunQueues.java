@@ -4,7 +4,8 @@ import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.run.RunConfig;
 import dev.aguistate.store.OutageLog;
 import dev.aguistate.store.RunLock;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignal;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.ThreadKey;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -27,7 +28,7 @@ import org.jboss.logging.Logger;
 /**
  * The run requests that wait on this replica for their busy threads ({@code multitask: enqueue}), in arrival order
  * per thread. Only the first of a thread's queue tries to claim it: when any replica announces the thread freed
- * ({@link QueueSignal.Freed}, sent once a run's end is in its log and its claim given back), when it becomes first,
+ * ({@link ThreadSignal.Freed}, sent once a run's end is in its log and its claim given back), when it becomes first,
  * and every {@link #LOOK_AGAIN}, since a signal may be missed or a claim lapse with its crashed replica.
  *
  * <p>Order: on one replica, a thread's requests run in the order they arrived. Across replicas each replica's first
@@ -48,11 +49,11 @@ class RunQueues {
     private final Map<ThreadKey, Deque<QueuedRun>> waiting = new HashMap<>();
     private final AtomicInteger queued;
     private final ThreadSessions sessions;
-    private final StopSignals signals;
+    private final ThreadSignals signals;
     private final Vertx vertx;
     private final int maxQueued;
 
-    RunQueues(ThreadSessions sessions, StopSignals signals, Vertx vertx, RunConfig config, MeterRegistry meters) {
+    RunQueues(ThreadSessions sessions, ThreadSignals signals, Vertx vertx, RunConfig config, MeterRegistry meters) {
         this.sessions = sessions;
         this.signals = signals;
         this.vertx = vertx;
@@ -61,13 +62,13 @@ class RunQueues {
     }
 
     void listen(@Observes StartupEvent started) {
-        signals.listen(key -> QueueSignal.parse(key).ifPresent(signal -> {
-            if (signal instanceof QueueSignal.Freed freed) {
+        signals.listen(signal -> {
+            if (signal instanceof ThreadSignal.Freed freed) {
                 first(freed.thread()).ifPresent(this::tryClaim);
-            } else if (signal instanceof QueueSignal.StopQueued stop) {
+            } else if (signal instanceof ThreadSignal.StopQueued stop) {
                 stopHere(stop.thread(), stop.runId());
             }
-        }));
+        });
         vertx.setPeriodic(LOOK_AGAIN.toMillis(), tick -> firsts().forEach(this::tryClaim));
     }
 
@@ -126,12 +127,12 @@ class RunQueues {
 
     /** Asks every replica to stop the run {@code runId} should it wait for the thread there. */
     Uni<Void> stopEverywhere(ThreadKey thread, String runId) {
-        return signals.send(new QueueSignal.StopQueued(thread, runId).key());
+        return signals.send(new ThreadSignal.StopQueued(thread, runId));
     }
 
     /** Tells every replica's waiting runs that the thread is free. */
     Uni<Void> announceFreed(ThreadKey thread) {
-        return signals.send(new QueueSignal.Freed(thread).key());
+        return signals.send(new ThreadSignal.Freed(thread));
     }
 
     /** Stops the run {@code runId} if it waits here for the thread: it ends cancelled, with nothing stored. */

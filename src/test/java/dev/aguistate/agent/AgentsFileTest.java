@@ -369,7 +369,7 @@ class AgentsFileTest {
                 Arguments.of("unknown agent field", agent + "    descripton: typo\n",
                         "agents[0] 'trip': ", "unknown field 'descripton' (expected confirmation, description, httpTools, instructions, maxInputTokens, mcpServers, multitask, name,"),
                 Arguments.of("busy-thread strategy that is none", agent + "    multitask: later\n",
-                        "agents[0] 'trip': ", "multitask must be one of 'reject', 'enqueue', 'interrupt', 'rollback', not 'later'"),
+                        "agents[0] 'trip': ", "multitask must be one of 'reject', 'enqueue', 'interrupt', 'rollback', 'steer', not 'later'"),
                 Arguments.of("MCP server with a url and a command", agent + "    mcpServers:\n"
                                 + "      - {id: orders, url: 'http://127.0.0.1:1/mcp', command: [node, s.js]}\n",
                         "agents[0] 'trip': ", "mcpServers[0] 'orders': declare either 'url' or 'command', not both"),

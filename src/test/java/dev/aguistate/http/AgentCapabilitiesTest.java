@@ -77,7 +77,7 @@ class AgentCapabilitiesTest extends StubbedLlmTestBase {
                 {"run":"/agui/chat","connect":"/agui/chat/connect","stop":"/agui/chat/stop/{threadId}"}"""),
                 chat.at("/custom/endpoints"));
         assertEquals(RunRequests.parse("""
-                {"defaultStrategy":"enqueue","strategies":["reject","enqueue","interrupt","rollback"]}"""),
+                {"defaultStrategy":"enqueue","strategies":["reject","enqueue","interrupt","rollback","steer"]}"""),
                 chat.at("/custom/multitask"), "agui.run.multitask's default, and every strategy a request may name");
         assertEquals(StubbedLlmProfile.MAX_ROUNDS, chat.at("/execution/maxIterations").asInt());
         assertEquals(Duration.ofMinutes(30).toMillis(), chat.at("/execution/maxExecutionTime").asLong(),

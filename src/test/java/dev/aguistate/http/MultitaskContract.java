@@ -285,11 +285,131 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     }
 
     @Test
+    void steerAddsTheMessageToTheActiveRunAfterTheToolResultAndTheSecondStreamJoinsIt() throws InterruptedException {
+        RunRequests first = gatedRun("A long task");
+        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+            GatedAgent.awaitReached();
+
+            RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("steer").user("Also in French");
+            try (SseClient.LiveStream steering = client.open(AGENT, second.json())) {
+                assertEquals(200, steering.status(), "accepted while the first run is at its gate");
+                awaitSteered(1);
+                GatedAgent.open();
+
+                List<JsonNode> events = active.readToEnd();
+                EventStreamVerifier.verify(events, first.threadId(), first.runId());
+                assertEquals("success", last(events).at("/outcome/type").asText());
+                List<String> types = types(events);
+                int result = types.indexOf("TOOL_CALL_RESULT");
+                int shown = types.indexOf("MESSAGES_SNAPSHOT");
+                assertTrue(result >= 0 && shown > result && shown < types.lastIndexOf("TEXT_MESSAGE_START"),
+                        "the message is shown after the tool's result, before the answer: " + types);
+                assertTrue(events.get(shown).toString().contains("Also in French"), events.get(shown).toString());
+
+                List<JsonNode> joined = steering.readToEnd();
+                EventStreamVerifier.verify(joined, first.threadId(), first.runId());
+                // joined as a connect joins: the prelude shows the run so far, then its events, or, should it have
+                // ended meanwhile, the prelude to its end
+                assertTrue(joined.toString().contains("Also in French") && joined.toString().contains(
+                        "Through the gate."), "the second client sees its message and the answer that took it into "
+                        + "account: " + joined);
+            }
+        }
+        assertEquals(2, stub.requests().size(), "no run of its own: the message went to the active run");
+        String lastRequest = stub.lastRequest().toString();
+        assertTrue(lastRequest.indexOf("passed") < lastRequest.indexOf("Also in French"),
+                "the LLM reads it after the tool's result: " + lastRequest);
+        assertEquals(List.of("A long task", "passed", "Also in French", "Through the gate."),
+                contents(first.threadId()));
+    }
+
+    @Test
+    void aSteeredMessageTheRunHasNoRoundLeftForStartsARunOfItsOwn() throws InterruptedException {
+        GatedAgent.close();
+        // the round calls the gated tool and a frontend tool: the run ends after the gate, leaving that call to the
+        // client, and has no round in which to take the message
+        stub.enqueue(StubResponse.stream().toolCall("c1", GatedAgent.TOOL, "{}").toolCall("c2", "show_card", "{}")
+                .build());
+        stub.enqueue(StubResponse.stream().text("Answered on its own.").build());
+        RunRequests first = RunRequests.fresh().tool("show_card", "Show a card", null).user("A long task");
+        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+            GatedAgent.awaitReached();
+            RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("steer").user("One more thing");
+            try (SseClient.LiveStream steering = client.open(AGENT, second.json())) {
+                awaitSteered(1);
+                GatedAgent.open();
+
+                List<JsonNode> events = active.readToEnd();
+                assertEquals("success", last(events).at("/outcome/type").asText());
+                assertTrue(types(events).stream().noneMatch("MESSAGES_SNAPSHOT"::equals), types(events).toString());
+                List<JsonNode> own = steering.readToEnd();
+                EventStreamVerifier.verify(own, second.threadId(), second.runId());
+                assertEquals("Answered on its own.", text(own));
+            }
+        }
+        assertEquals(List.of("A long task", "passed", "One more thing", "Answered on its own."),
+                contents(first.threadId()));
+    }
+
+    @Test
+    void steerToAnIdleThreadIsANormalRun() {
+        stub.enqueue(StubResponse.stream().text("Hello.").build());
+        RunRequests request = RunRequests.fresh().multitask("steer").user("Hi");
+
+        SseClient.Stream run = client.run(AGENT, request.json());
+
+        EventStreamVerifier.verify(run.events(), request.threadId(), request.runId());
+        assertEquals("success", run.last().at("/outcome/type").asText(), run.raw());
+        assertEquals(List.of("Hi", "Hello."), contents(request.threadId()));
+    }
+
+    @Test
+    void manyClientsAtOnceSteeringAndEnqueuingEachEndInTheTranscriptExactlyOnce() throws InterruptedException {
+        int clients = 2 * (MAX_QUEUED - 1); // half steer, half wait their turn
+        RunRequests first = gatedRun("first");
+        stub.setDefault(StubResponse.stream().text("Noted.").build());
+        ExecutorService senders = Executors.newFixedThreadPool(clients);
+        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+            GatedAgent.awaitReached();
+            List<CompletableFuture<SseClient.Stream>> sent = IntStream.range(0, clients)
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> client.run(AGENT,
+                            RunRequests.of(first.threadId(), "run-" + i).multitask(i % 2 == 0 ? "steer" : "enqueue")
+                                    .user("message " + i).json()), senders))
+                    .toList();
+            awaitSteered(clients / 2);
+            awaitQueued(clients / 2);
+            GatedAgent.open();
+            assertEquals("success", last(active.readToEnd()).at("/outcome/type").asText());
+            for (int i = 0; i < clients; i++) {
+                SseClient.Stream stream = sent.get(i).join();
+                EventStreamVerifier.verify(stream.events(), first.threadId(), i % 2 == 0 ? first.runId() : "run-" + i);
+                assertEquals("success", stream.last().at("/outcome/type").asText(), stream.raw());
+            }
+        } finally {
+            senders.shutdownNow();
+        }
+        List<String> contents = contents(first.threadId());
+        assertEquals(IntStream.range(0, clients).mapToObj(i -> "message " + i).sorted().toList(),
+                contents.stream().filter(c -> c.startsWith("message ")).sorted().toList(), "each once: " + contents);
+        List<String> steered = IntStream.range(0, clients).filter(i -> i % 2 == 0).mapToObj(i -> "message " + i)
+                .sorted().toList();
+        assertEquals(steered, contents.subList(2, 2 + steered.size()).stream().sorted().toList(),
+                "the steered messages follow the tool's result: " + contents);
+        assertEquals("Through the gate.", contents.get(2 + steered.size()), contents.toString());
+        List<String> queued = contents.subList(3 + steered.size(), contents.size());
+        for (int i = 0; i < queued.size(); i += 2) {
+            assertTrue(queued.get(i).startsWith("message ") && queued.get(i + 1).equals("Noted."),
+                    "each waiting message runs on its own, answered: " + contents);
+        }
+    }
+
+    @Test
     void capabilitiesNameTheStrategies() {
         JsonNode multitask = RunRequests.parse(given().get(AGENT + "/capabilities").then().statusCode(200)
                 .extract().asString()).at("/custom/multitask");
         assertEquals("enqueue", multitask.get("defaultStrategy").asText());
-        assertEquals("[\"reject\",\"enqueue\",\"interrupt\",\"rollback\"]", multitask.get("strategies").toString());
+        assertEquals("[\"reject\",\"enqueue\",\"interrupt\",\"rollback\",\"steer\"]",
+                multitask.get("strategies").toString());
     }
 
     /** A run of the gated agent that calls its tool, waits at the gate, then answers "Through the gate.". */
@@ -314,6 +434,13 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         SharedThreadStoreContract.awaitUntil(() -> given().get("/q/metrics").then().extract().asString().lines()
                         .anyMatch(line -> line.equals("agui_runs_queued " + count + ".0")),
                 count + " runs waiting");
+    }
+
+    /** Waits until {@code count} steered messages wait on this server for their run's next round. */
+    private static void awaitSteered(int count) {
+        SharedThreadStoreContract.awaitUntil(() -> given().get("/q/metrics").then().extract().asString().lines()
+                        .anyMatch(line -> line.equals("agui_runs_steered_waiting " + count + ".0")),
+                count + " steered messages waiting");
     }
 
     /** The stored messages' text, in order: the tool's result, the assistant's words; a tool call has none. */

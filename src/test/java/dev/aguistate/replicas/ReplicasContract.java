@@ -54,6 +54,8 @@ abstract class ReplicasContract {
     private static final Duration FRAGMENT_PAUSE = Duration.ofMillis(100);
     /** How often a test asks whether a claim has lapsed. */
     private static final Duration CLAIM_POLL = Duration.ofMillis(200);
+    /** How many times slower than {@link #FRAGMENT_PAUSE} the round a message is steered into writes: 8 s. */
+    private static final int STEER_PACE = 2;
     private static final List<String> LONG_ANSWER = IntStream.range(0, 40).mapToObj(i -> "word" + i + " ").toList();
 
     @RegisterExtension
@@ -169,6 +171,40 @@ abstract class ReplicasContract {
         assertEquals(List.of("A long task", "Then this", "Queued answer."),
                 List.of(contents.get(0), contents.get(2), contents.get(3)), "A's exchange, then B's: " + messages);
         assertTrue(contents.get(1).contains("word39"), messages.toString());
+    }
+
+    @Test
+    void aMessageSteeredOnAnotherReplicaJoinsTheRunAtItsNextRoundAndItsStreamFollowsThatRun() {
+        // the first round writes slowly (8 s), then calls a backend tool: the message arrives during that round
+        stub.enqueue(StubResponse.stream().text(LONG_ANSWER.toArray(String[]::new))
+                .delayBetweenChunks(FRAGMENT_PAUSE.multipliedBy(STEER_PACE)).toolCall("call-" + UUID.randomUUID(),
+                        "write_document", RunRequests.JSON.createObjectNode().put("document", "# Draft").toString())
+                .build());
+        stub.enqueue(StubResponse.stream().text("Done, in French.").build());
+        RunRequests first = RunRequests.fresh().user("Write a draft");
+        try (SseClient.LiveStream onA = a.client().open(AGENT, first.json())) {
+            onA.await("TEXT_MESSAGE_CONTENT");
+
+            RunRequests steering = continuation(first.threadId(), "In French, please").multitask("steer");
+            try (SseClient.LiveStream onB = b.client().open(AGENT, steering.json())) {
+                assertEquals(200, onB.status(), "accepted on B while A's run goes on");
+                awaitMetric(a, "agui_runs_steered_waiting 1.0", "the message reaches A's run while its round goes on");
+
+                List<JsonNode> events = onA.readToEnd();
+                EventStreamVerifier.verify(events, first.threadId(), first.runId());
+                assertTrue(events.stream().anyMatch(e -> "MESSAGES_SNAPSHOT".equals(e.path("type").asText())
+                        && e.toString().contains("In French, please")), "A's stream shows the message arrive");
+                List<JsonNode> joined = onB.readToEnd();
+                EventStreamVerifier.verify(joined, first.threadId(), first.runId());
+                assertTrue(joined.toString().contains("Done, in French."), "B's client sees the answer: " + joined);
+            }
+        }
+        assertEquals(2, stub.requests().size(), "B started no run of its own");
+        assertTrue(stub.lastRequest().toString().contains("In French, please"), stub.lastRequest().toString());
+        List<String> contents = thread(a, first.threadId()).get("messages").findValuesAsText("content");
+        assertEquals(List.of("In French, please", "Done, in French."),
+                contents.subList(contents.size() - 2, contents.size()), "after the tool's result: " + contents);
+        assertEquals(1, contents.stream().filter("In French, please"::equals).count(), contents.toString());
     }
 
     @Test
@@ -377,6 +413,15 @@ abstract class ReplicasContract {
     /** A new run of the thread with one more user message, and only that: the server keeps the rest. */
     private static RunRequests continuation(String threadId, String text) {
         return RunRequests.of(threadId, "run-" + UUID.randomUUID()).user(text);
+    }
+
+    /** Waits, at most {@link #CLAIM_DEADLINE}, until the replica's metrics hold this line. */
+    private static void awaitMetric(ServerInstance replica, String line, String what) {
+        long deadline = System.nanoTime() + CLAIM_DEADLINE.toNanos();
+        while (replica.client().get("/q/metrics").body().lines().noneMatch(line::equals)) {
+            assertTrue(System.nanoTime() < deadline, "not within " + CLAIM_DEADLINE + ": " + what);
+            ServerInstance.pause(CLAIM_POLL);
+        }
     }
 
     /** Reads the live run to its end, which must be a whole run that finished. */

@@ -49,7 +49,7 @@ class AgentRunnerTest {
             new RunMetrics(new SimpleMeterRegistry()), new RunTracing(OpenTelemetry.noop().getTracer("test"), false));
 
     private List<AgUiEvent> run(AgentDefinition agent, RunStart start) {
-        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch(), new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
         EventStreamVerifier.verify(RunFixtures.json(events), start.input().threadId(), start.input().runId());
         return events;
     }
@@ -217,7 +217,7 @@ class AgentRunnerTest {
         RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal);
         List<AgUiEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-        io.smallrye.mutiny.Uni<Void> done = runner.run(AgentDefinition.builder("chat").build(), start, stop, Context.root())
+        io.smallrye.mutiny.Uni<Void> done = runner.run(AgentDefinition.builder("chat").build(), start, stop, new RunInbox(), Context.root())
                 .onItem().invoke(event -> {
                     events.add(event);
                     if (event instanceof AgUiEvent.TextMessageContent) {
@@ -275,7 +275,7 @@ class AgentRunnerTest {
         StopSwitch stop = new StopSwitch();
         List<Boolean> stopReturnedMeanwhile = new ArrayList<>();
         AssertSubscriber<AgUiEvent> client = runner.run(AgentDefinition.builder("chat").build(),
-                        RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal), stop, Context.root())
+                        RunFixtures.newThread(RunFixtures.userAsks("Tell a story", "null"), journal), stop, new RunInbox(), Context.root())
                 .onItem().invoke(event -> {
                     if (at.isInstance(event) && stopReturnedMeanwhile.isEmpty()) {
                         stopReturnedMeanwhile.add(OtherThread.returnsMeanwhile(
@@ -299,7 +299,7 @@ class AgentRunnerTest {
         StopSwitch stop = new StopSwitch();
         RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Think long", "null"), journal);
 
-        List<AgUiEvent> events = runner.run(AgentDefinition.builder("chat").build(), start, stop, Context.root())
+        List<AgUiEvent> events = runner.run(AgentDefinition.builder("chat").build(), start, stop, new RunInbox(), Context.root())
                 .onItem().invoke(event -> {
                     if (event instanceof AgUiEvent.RunStarted) {
                         stop.stop(StopSwitch.Reason.TIME_LIMIT);
@@ -326,7 +326,7 @@ class AgentRunnerTest {
     @Test
     void clientStateThatBreaksTheSchemaIsRejectedBeforeAnyEvent() {
         RunRejected rejected = assertThrows(RunRejected.class, () -> runner.run(RunFixtures.writer().build(),
-                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal), new StopSwitch(), Context.root()));
+                RunFixtures.newThread(RunFixtures.userAsks("Hi", "{\"document\":42}"), journal), new StopSwitch(), new RunInbox(), Context.root()));
 
         assertEquals("invalid_state", rejected.code());
         assertTrue(model.requests.isEmpty());
@@ -374,7 +374,7 @@ class AgentRunnerTest {
         for (AgentDefinition agent : List.of(AgentDefinition.builder("chat").build(),
                 AgentDefinition.builder("plain").stateless().build())) {
             assertThrows(RunRejected.class, () -> runner.run(agent,
-                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal), new StopSwitch(), Context.root()));
+                    RunFixtures.newThread(RunFixtures.userAsks("Hi", "[1,2]"), journal), new StopSwitch(), new RunInbox(), Context.root()));
         }
     }
 

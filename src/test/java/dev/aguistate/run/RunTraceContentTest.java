@@ -55,7 +55,8 @@ class RunTraceContentTest {
 
         List<AgUiEvent> events = runner.run(RunFixtures.writer().build(),
                         RunFixtures.newThread(RunFixtures.userAsks("Write about the sea", "{}"),
-                                new RunFixtures.RecordingJournal()), new StopSwitch(), Context.root())
+                                new RunFixtures.RecordingJournal()), new StopSwitch(), new RunInbox(),
+                        Context.root())
                 .collect().asList().await().atMost(Duration.ofSeconds(10));
 
         assertTrue(events.get(events.size() - 1) instanceof AgUiEvent.RunFinished, events.toString());

@@ -18,7 +18,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link RunEventLog} and its {@link StopSignals} must do; each store's test extends this. Keys are fresh
+ * What every {@link RunEventLog} and its {@link ThreadSignals} must do; each store's test extends this. Keys are fresh
  * per test (UUIDs, as claim tokens are), so a shared server needs no cleaning between tests.
  */
 public abstract class RunEventLogContract {
@@ -38,10 +38,10 @@ public abstract class RunEventLogContract {
     }
 
     /** The stop signals of this replica. */
-    protected abstract StopSignals stopSignals();
+    protected abstract ThreadSignals threadSignals();
 
     /** The stop signals of another replica on the same store: another client, another connection. */
-    protected abstract StopSignals otherReplicasStopSignals();
+    protected abstract ThreadSignals otherReplicasThreadSignals();
 
     @Test
     void entriesReadBackInOrderAfterTheGivenSeq() {
@@ -202,18 +202,18 @@ public abstract class RunEventLogContract {
     }
 
     @Test
-    void aStopRequestReachesTheListenersOfEveryReplica() {
-        Set<String> here = ConcurrentHashMap.newKeySet();
-        Set<String> there = ConcurrentHashMap.newKeySet();
-        stopSignals().listen(here::add);
-        otherReplicasStopSignals().listen(there::add);
-        String key = newKey();
+    void aSignalReachesTheListenersOfEveryReplica() {
+        Set<ThreadSignal> here = ConcurrentHashMap.newKeySet();
+        Set<ThreadSignal> there = ConcurrentHashMap.newKeySet();
+        threadSignals().listen(here::add);
+        otherReplicasThreadSignals().listen(there::add);
+        ThreadSignal signal = new ThreadSignal.Steer(newKey(), newKey());
 
-        // delivery is at most once: a replica still subscribing misses a request, so it is sent until both got it
+        // delivery is at most once: a replica still subscribing misses a signal, so it is sent until both got it
         awaitUntil(() -> {
-            stopSignals().send(key).await().atMost(WAIT);
-            return here.contains(key) && there.contains(key);
-        }, "both replicas hear the request");
+            threadSignals().send(signal).await().atMost(WAIT);
+            return here.contains(signal) && there.contains(signal);
+        }, "both replicas hear the signal");
     }
 
     protected static String newKey() {

@@ -25,7 +25,7 @@ import java.util.Optional;
  * which PostgreSQL delivers when it commits.
  *
  * <p>Followers wait for that notification, which this replica receives on its one listening connection
- * ({@link PgSubscriber}, shared with {@link PostgresStopSignals}), and then read what is new. A notification sent
+ * ({@link PgSubscriber}, shared with {@link PostgresThreadSignals}), and then read what is new. A notification sent
  * while that connection was down is lost, so a waiting follower also reads again every {@link #RECHECK_EVERY}, and
  * all of them do when the connection is back; that also makes a follower of an unreachable store fail. Expired
  * logs read as empty at once; {@link #deleteExpired()} deletes them.

@@ -1,14 +1,14 @@
 package dev.aguistate.store.wiring;
 
 import dev.aguistate.store.OutageLog;
-import dev.aguistate.store.LocalStopSignals;
+import dev.aguistate.store.LocalThreadSignals;
 import dev.aguistate.store.RunEventLog;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.StoreConfig;
 import dev.aguistate.store.postgres.PostgresRunEventLog;
-import dev.aguistate.store.postgres.PostgresStopSignals;
+import dev.aguistate.store.postgres.PostgresThreadSignals;
 import dev.aguistate.store.redis.RedisRunEventLog;
-import dev.aguistate.store.redis.RedisStopSignals;
+import dev.aguistate.store.redis.RedisThreadSignals;
 import dev.aguistate.store.memory.InMemoryRunEventLog;
 import io.quarkus.runtime.Startup;
 import io.vertx.mutiny.core.Vertx;
@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The {@link RunEventLog} and {@link StopSignals} of the store that {@code agui.store.kind} names, made at start-up
+ * The {@link RunEventLog} and {@link ThreadSignals} of the store that {@code agui.store.kind} names, made at start-up
  * like the thread backend (whose start-up also brought the PostgreSQL schema up to date). For PostgreSQL, both
  * share a pool of their own, so that streaming events never waits behind thread commits, and one listening
  * connection.
@@ -72,11 +72,11 @@ class RunEventLogProducer {
     @Produces
     @ApplicationScoped
     @Startup
-    StopSignals stopSignals() {
+    ThreadSignals threadSignals() {
         return switch (config.kind()) {
-            case MEMORY -> new LocalStopSignals();
-            case REDIS -> new RedisStopSignals(vertx, ThreadStoreProducer.redisOptions(config), config.timeout());
-            case POSTGRES -> new PostgresStopSignals(pool(), subscriber(), config.timeout());
+            case MEMORY -> new LocalThreadSignals();
+            case REDIS -> new RedisThreadSignals(vertx, ThreadStoreProducer.redisOptions(config), config.timeout());
+            case POSTGRES -> new PostgresThreadSignals(pool(), subscriber(), config.timeout());
         };
     }
 
@@ -130,7 +130,7 @@ class RunEventLogProducer {
         }
     }
 
-    void close(@Disposes StopSignals signals) throws Exception {
+    void close(@Disposes ThreadSignals signals) throws Exception {
         if (signals instanceof AutoCloseable client) {
             client.close();
         }

@@ -1,10 +1,10 @@
 package dev.aguistate.store.memory;
 
-import dev.aguistate.store.LocalStopSignals;
+import dev.aguistate.store.LocalThreadSignals;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunEventLogContract;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +20,7 @@ class InMemoryRunEventLogTest extends RunEventLogContract {
     private static final long UNBOUNDED = Long.MAX_VALUE;
 
     private final InMemoryRunEventLog log = new InMemoryRunEventLog(Clock.systemUTC(), IDLE_TTL, 100_000, UNBOUNDED);
-    private final LocalStopSignals signals = new LocalStopSignals();
+    private final LocalThreadSignals signals = new LocalThreadSignals();
 
     @Override
     protected RunEventLog log() {
@@ -33,13 +33,13 @@ class InMemoryRunEventLogTest extends RunEventLogContract {
     }
 
     @Override
-    protected StopSignals stopSignals() {
+    protected ThreadSignals threadSignals() {
         return signals;
     }
 
     /** One process is one replica. */
     @Override
-    protected StopSignals otherReplicasStopSignals() {
+    protected ThreadSignals otherReplicasThreadSignals() {
         return signals;
     }
 

@@ -3,7 +3,7 @@ package dev.aguistate.store.postgres;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunEventLogContract;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.StoreServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,8 +37,8 @@ class PostgresRunEventLogTest extends RunEventLogContract {
     private static PgSubscriber subscriber;
     private static PgSubscriber otherReplicasSubscriber;
     private static PostgresRunEventLog log;
-    private static PostgresStopSignals signals;
-    private static PostgresStopSignals otherReplicasSignals;
+    private static PostgresThreadSignals signals;
+    private static PostgresThreadSignals otherReplicasSignals;
 
     @BeforeAll
     static void connect() {
@@ -53,8 +53,8 @@ class PostgresRunEventLogTest extends RunEventLogContract {
         subscriber = PgSubscriber.subscriber(vertx, PgConnectOptions.fromUri(URL));
         otherReplicasSubscriber = PgSubscriber.subscriber(vertx, PgConnectOptions.fromUri(URL));
         log = new PostgresRunEventLog(pool, subscriber, 100_000, IDLE_TTL, TIMEOUT);
-        signals = new PostgresStopSignals(pool, subscriber, TIMEOUT);
-        otherReplicasSignals = new PostgresStopSignals(otherReplicasPool, otherReplicasSubscriber, TIMEOUT);
+        signals = new PostgresThreadSignals(pool, subscriber, TIMEOUT);
+        otherReplicasSignals = new PostgresThreadSignals(otherReplicasPool, otherReplicasSubscriber, TIMEOUT);
         subscriber.connect().await().atMost(WAIT);
         otherReplicasSubscriber.connect().await().atMost(WAIT);
     }
@@ -80,12 +80,12 @@ class PostgresRunEventLogTest extends RunEventLogContract {
     }
 
     @Override
-    protected StopSignals stopSignals() {
+    protected ThreadSignals threadSignals() {
         return signals;
     }
 
     @Override
-    protected StopSignals otherReplicasStopSignals() {
+    protected ThreadSignals otherReplicasThreadSignals() {
         return otherReplicasSignals;
     }
 

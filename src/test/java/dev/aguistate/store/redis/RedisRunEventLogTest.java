@@ -3,7 +3,7 @@ package dev.aguistate.store.redis;
 import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunEventLogContract;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.StoreServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,8 +42,8 @@ class RedisRunEventLogTest extends RunEventLogContract {
     private static Vertx vertx;
     private static Redis admin;
     private static RedisRunEventLog log;
-    private static RedisStopSignals signals;
-    private static RedisStopSignals otherReplicasSignals;
+    private static RedisThreadSignals signals;
+    private static RedisThreadSignals otherReplicasSignals;
     private static final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
@@ -52,8 +52,8 @@ class RedisRunEventLogTest extends RunEventLogContract {
         admin = Redis.createClient(vertx, URL);
         server = StoreServer.probe("Redis", URL, admin.send(Request.cmd(Command.PING)));
         log = opened(new RedisRunEventLog(vertx, options(URL), 100_000, IDLE_TTL, LOG_TIMEOUT, FOLLOW_CONNECTIONS));
-        signals = opened(new RedisStopSignals(vertx, options(URL), TIMEOUT));
-        otherReplicasSignals = opened(new RedisStopSignals(vertx, options(URL), TIMEOUT));
+        signals = opened(new RedisThreadSignals(vertx, options(URL), TIMEOUT));
+        otherReplicasSignals = opened(new RedisThreadSignals(vertx, options(URL), TIMEOUT));
     }
 
     @BeforeEach
@@ -97,12 +97,12 @@ class RedisRunEventLogTest extends RunEventLogContract {
     }
 
     @Override
-    protected StopSignals stopSignals() {
+    protected ThreadSignals threadSignals() {
         return signals;
     }
 
     @Override
-    protected StopSignals otherReplicasStopSignals() {
+    protected ThreadSignals otherReplicasThreadSignals() {
         return otherReplicasSignals;
     }
 

@@ -1,9 +1,10 @@
 package dev.aguistate.store.redis;
 
 import dev.aguistate.store.OutageLog;
-import dev.aguistate.store.StopSignals;
+import dev.aguistate.store.ThreadSignal;
+import dev.aguistate.store.ThreadSignals;
 import dev.aguistate.store.StoreCalls;
-import dev.aguistate.store.LocalStopSignals;
+import dev.aguistate.store.LocalThreadSignals;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
@@ -17,26 +18,26 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * Stop requests through Redis publish/subscribe, on the channel {@code agui:run-stop}. Each replica holds one
- * subscribed connection, made by a client of its own. It pings it every {@code timeout}: a healthy connection so
+ * Signals about threads' runs through Redis publish/subscribe, on the channel {@code agui:thread-signals}. Each
+ * replica holds one subscribed connection, made by a client of its own. It pings it every {@code timeout}: a healthy connection so
  * never stays quiet long enough for the client's read limit (twice the timeout) to close it, and a silent one is
  * closed by that limit. When the connection fails or closes, it subscribes again on a new one, a second later and
- * then every second until Redis answers. A request published meanwhile is missed, as {@link StopSignals} allows.
+ * then every second until Redis answers. A signal published meanwhile is missed, as {@link ThreadSignals} allows.
  */
-public final class RedisStopSignals implements StopSignals, AutoCloseable {
+public final class RedisThreadSignals implements ThreadSignals, AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(RedisStopSignals.class);
-    static final String CHANNEL = "agui:run-stop";
+    private static final Logger LOG = Logger.getLogger(RedisThreadSignals.class);
+    static final String CHANNEL = "agui:thread-signals";
     private static final Duration RESUBSCRIBE_AFTER = Duration.ofSeconds(1);
     private static final OutageLog SUBSCRIPTION = new OutageLog(LOG, "the subscription to " + CHANNEL,
-            "stop requests from other replicas are missed; it is made again every " + RESUBSCRIBE_AFTER.toSeconds()
+            "signals from other replicas are missed; it is made again every " + RESUBSCRIBE_AFTER.toSeconds()
                     + " s");
 
     private final Vertx vertx;
     private final Redis publisher;
     private final RedisOptions subscriberOptions;
     private final Duration timeout;
-    private final LocalStopSignals listeners = new LocalStopSignals();
+    private final LocalThreadSignals listeners = new LocalThreadSignals();
     private final long pingTimer;
     /** The client of the current subscription, or of the attempt to make one. */
     private volatile Redis subscriber;
@@ -44,7 +45,7 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
     private volatile boolean closed;
 
     /** Subscribes at once, and again whenever the subscription is lost. */
-    public RedisStopSignals(Vertx vertx, RedisOptions options, Duration timeout) {
+    public RedisThreadSignals(Vertx vertx, RedisOptions options, Duration timeout) {
         this.vertx = vertx;
         this.publisher = Redis.createClient(vertx, options);
         this.subscriberOptions = new RedisOptions(options).setMaxPoolSize(1);
@@ -54,14 +55,14 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
     }
 
     @Override
-    public Uni<Void> send(String key) {
-        return StoreCalls.timed(publisher.send(Request.cmd(Command.PUBLISH).arg(CHANNEL).arg(key)), timeout)
+    public Uni<Void> send(ThreadSignal signal) {
+        return StoreCalls.timed(publisher.send(Request.cmd(Command.PUBLISH).arg(CHANNEL).arg(signal.wire())), timeout)
                 .replaceWithVoid();
     }
 
     @Override
-    public void listen(Consumer<String> onStop) {
-        listeners.listen(onStop);
+    public void listen(Consumer<ThreadSignal> listener) {
+        listeners.listen(listener);
     }
 
     private void subscribe() {
@@ -87,7 +88,7 @@ public final class RedisStopSignals implements StopSignals, AutoCloseable {
                 });
     }
 
-    /** A push message: {@code message}, the channel, the key. */
+    /** A push message: {@code message}, the channel, the signal. */
     private void received(Response push) {
         if (push.size() == 3 && "message".equals(push.get(0).toString()) && CHANNEL.equals(push.get(1).toString())) {
             listeners.deliver(push.get(2).toString());
