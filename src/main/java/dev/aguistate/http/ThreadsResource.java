@@ -13,16 +13,20 @@ import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadSummary;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,15 +35,29 @@ import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * The caller's threads: list, read, delete. Another user's thread answers 404, exactly like a missing one, so
+ * The caller's threads: list, read, change (name, archived, metadata), delete. Another user's thread answers 404, exactly like a missing one, so
  * thread ids leak nothing. Bodies use the AG-UI JSON rules, so messages can go straight back into a client.
  */
 @Path("/threads")
 @Produces(MediaType.APPLICATION_JSON)
 public class ThreadsResource {
 
-    /** A page of the caller's threads, most recently updated first. */
-    public record ThreadList(List<ThreadSummary> threads, int offset, int limit) {}
+    /**
+     * A page of the caller's threads, most recently updated first; {@code nextCursor} is the {@code cursor} of the next
+     * page, absent on the last one.
+     */
+    public record ThreadList(List<ThreadItem> threads, String nextCursor) {}
+
+    /** A thread in a listing: everything but its state and messages. */
+    public record ThreadItem(String threadId, String agent, String name, boolean archived, JsonNode metadata,
+                             long version, int messageCount, Instant createdAt, Instant updatedAt, RunView lastRun) {
+
+        static ThreadItem of(ThreadSummary thread) {
+            return new ThreadItem(thread.threadId(), thread.agent(), thread.info().name(), thread.info().archived(),
+                    thread.info().metadata(), thread.version(), thread.messageCount(), thread.createdAt(),
+                    thread.updatedAt(), RunView.of(thread.lastRun()));
+        }
+    }
 
     /**
      * A thread with its state and complete history; {@code activeRun} is the run that has kept progress and not yet
@@ -47,9 +65,10 @@ public class ThreadsResource {
      * the thread was compacted, is what the LLM gets in place of the messages up to {@code summary.throughMessageId}
      * ({@code summary.coveredMessages} of them); {@code messages} stays the whole history.
      */
-    public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
-                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts,
-                             RunView activeRun, RunView lastRun, ConversationSummary summary) {}
+    public record ThreadView(String threadId, String agent, String name, boolean archived, JsonNode metadata,
+                             long version, Instant createdAt, Instant updatedAt, JsonNode state,
+                             List<Message> messages, List<Interrupt> pendingInterrupts, RunView activeRun,
+                             RunView lastRun, ConversationSummary summary) {}
 
     /** A run as its thread remembers it: {@code outcome} is success, interrupt, cancelled or an error code. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -67,29 +86,45 @@ public class ThreadsResource {
     public record MessagePage(List<Message> messages, String nextBefore) {}
 
     private static final int MAX_PAGE = 100;
+    private static final int DEFAULT_PAGE = 20;
 
     private final ThreadAccess access;
+    private final ThreadApi api;
     private final UserResolver users;
 
-    ThreadsResource(ThreadAccess access, UserResolver users) {
+    ThreadsResource(ThreadAccess access, ThreadApi api, UserResolver users) {
         this.access = access;
+        this.api = api;
         this.users = users;
     }
 
     @GET
-    @Operation(summary = "The caller's threads, most recently updated first, without messages")
-    public Uni<Response> list(@HeaderParam("Authorization") String authorization,
-                              @QueryParam("offset") @DefaultValue("0") String offsetParam,
-                              @QueryParam("limit") @DefaultValue("20") String limitParam) {
-        // Read here, not by JAX-RS, which answers a parameter that is not a number with an empty 404.
-        int offset = wholeNumber(offsetParam);
-        int limit = wholeNumber(limitParam);
-        if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
-            return Uni.createFrom().item(new ErrorBody(400, "invalid_page",
-                    "offset must be a whole number >= 0 and limit one between 1 and " + MAX_PAGE).toResponse());
+    @Operation(summary = "The caller's threads, most recently updated first, without messages",
+            description = "Archived threads are left out unless `archived=true` (only them) or `archived=all`. "
+                    + "Filters: `agent`, `metadata.<key>=<value>` (each), `q` (text in the name, any case). "
+                    + "`limit` threads (1 to 100, default 20) from `cursor` (the `nextCursor` of the page before).")
+    public Uni<Response> list(@HeaderParam("Authorization") String authorization, @Context UriInfo uri) {
+        ThreadApi.ListQuery query;
+        try {
+            query = ThreadApi.ListQuery.of(uri.getQueryParameters(), DEFAULT_PAGE);
+        } catch (ThreadApi.InvalidQuery invalid) {
+            return Uni.createFrom().item(invalid.error().toResponse());
         }
-        return asUser(authorization, caller -> access.list(caller, offset, limit)
-                .onItem().transform(threads -> json(new ThreadList(threads, offset, limit))));
+        return asUser(authorization, caller -> api.list(caller, query, ThreadItem::of)
+                .map(page -> json(new ThreadList(page.threads(), page.nextCursor()))));
+    }
+
+    @PATCH
+    @Path("/{threadId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Rename, archive or unarchive a thread, or change its metadata",
+            description = "`{\"name\", \"archived\", \"metadata\"}`, each optional: `name: null` removes the name, "
+                    + "`metadata` is merged key by key (a key set to null is removed). A run in progress on the "
+                    + "thread is not disturbed.")
+    public Uni<Response> update(@HeaderParam("Authorization") String authorization, @PathParam("threadId") String id,
+                                byte[] body) {
+        return asUser(authorization, id, caller -> api.update(caller, id, body, ThreadsResource::view)
+                .map(ThreadsResource::answer));
     }
 
     @GET
@@ -169,8 +204,14 @@ public class ThreadsResource {
                 .orElseGet(() -> Uni.createFrom().item(UserResolver.unauthorized().toResponse())));
     }
 
+    /** A body, or an {@link ErrorBody} as its error response. */
+    private static Response answer(Object body) {
+        return body instanceof ErrorBody error ? error.toResponse() : json(body);
+    }
+
     private static ThreadView view(StoredThread thread) {
-        return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
+        return new ThreadView(thread.threadId(), thread.agent(), thread.info().name(), thread.info().archived(),
+                thread.info().metadata(), thread.version(), thread.createdAt(),
                 thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts(),
                 RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()),
                 thread.conversationSummary());
