@@ -17,9 +17,6 @@ import java.util.Map;
  */
 public record ThreadUpdate(boolean renames, String name, Boolean archived, ObjectNode metadata) {
 
-    /** The longest name, in characters. */
-    public static final int MAX_NAME = 200;
-
     /**
      * Reads a {@code PATCH} body: {@code {"name", "archived", "metadata"}}, each optional; other fields are
      * ignored (CopilotKit sends its {@code agentId} along).
@@ -33,8 +30,8 @@ public record ThreadUpdate(boolean renames, String name, Boolean archived, Objec
         }
         JsonNode name = body.get("name");
         if (name != null && !name.isNull() && !(name.isTextual() && !name.textValue().isBlank()
-                && name.textValue().length() <= MAX_NAME)) {
-            throw new IllegalArgumentException("name is a non-blank string of at most " + MAX_NAME
+                && name.textValue().length() <= ThreadInfo.MAX_NAME)) {
+            throw new IllegalArgumentException("name is a non-blank string of at most " + ThreadInfo.MAX_NAME
                     + " characters, or null to remove it");
         }
         JsonNode archived = body.get("archived");

@@ -14,10 +14,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public record ThreadInfo(String name, boolean archived, ObjectNode metadata) {
 
+    /** The longest name, in characters. */
+    public static final int MAX_NAME = 200;
+
     public static final ThreadInfo EMPTY = new ThreadInfo(null, false, null);
 
     public ThreadInfo {
         metadata = metadata == null ? JsonNodeFactory.instance.objectNode() : metadata.deepCopy();
+    }
+
+    /** This info with another name. */
+    public ThreadInfo named(String newName) {
+        return new ThreadInfo(newName, archived, metadata);
     }
 
     public boolean isEmpty() {

@@ -55,7 +55,7 @@ class ThreadClaimTest {
                 new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
                 .await().atMost(WAIT);
         ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds),
-                memory, StoreConfigs.of(Map.of()), null);
+                memory, StoreConfigs.of(Map.of()), null, null);
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
