@@ -6,6 +6,8 @@
 //   - a frontend tool registered with CopilotKit is run by CopilotKit, which sends its result in a follow-up run;
 //   - a second client connects to the thread and gets its messages and state; an unknown thread connects empty;
 //   - CopilotKit's stop ends the run on the server (the thread's last run: cancelled), then a new run works;
+//   - CopilotKit's thread store (behind useThreads and the threads drawer) lists, renames, archives and unarchives
+//     threads, and the server keeps what it did;
 //   - the single-endpoint transport (one POST with a method envelope) runs and connects the same way;
 //   - CopilotKit never calls console.warn/console.error nor reports an error (onError) while doing all that.
 //
@@ -21,7 +23,7 @@ import { z } from "zod";
 
 // CopilotKitCore connects to its runtime only where there is a window; CopilotKit's own tests of the core do this.
 globalThis.window = {};
-const { CopilotKitCore } = await import("@copilotkit/core");
+const { CopilotKitCore, ɵcreateThreadStore: createThreadStore } = await import("@copilotkit/core");
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
 const RUNTIME_URL = `${SERVER_URL}/copilotkit`;
@@ -178,6 +180,40 @@ test("reconnect: a second client connects to the thread and gets its messages an
   await second.core.connectAgent({ agent: fresh });
   assert.deepEqual(fresh.messages, []);
   assert.deepEqual(second.errors, []);
+});
+
+test("threads: CopilotKit's thread store lists, renames, archives and unarchives a thread", TIMEOUT, async () => {
+  const { core, errors } = await client();
+  const agent = core.getAgent("chat");
+  agent.addMessage({ id: randomUUID(), role: "user", content: "Hello" });
+  await core.runAgent({ agent });
+  const id = agent.threadId;
+  const threads = createThreadStore({ fetch: (...args) => fetch(...args) });
+  threads.start();
+  try {
+    const listed = () => threads.getState().threads.find((thread) => thread.id === id);
+    threads.setContext({ runtimeUrl: RUNTIME_URL, headers: AUTH, agentId: "chat" });
+    assert.equal((await until(listed)).archived, false);
+
+    await threads.renameThread(id, "Named by CopilotKit");
+    threads.refresh();
+    await until(() => listed()?.name === "Named by CopilotKit");
+    await threads.archiveThread(id);
+    threads.refresh();
+    await until(() => !threads.getState().isLoading && !listed());
+    const stored = await json(`/threads/${encodeURIComponent(id)}`);
+    assert.equal(stored.name, "Named by CopilotKit");
+    assert.equal(stored.archived, true);
+
+    threads.setContext({ runtimeUrl: RUNTIME_URL, headers: AUTH, agentId: "chat", includeArchived: true });
+    await until(() => listed()?.archived === true);
+    await threads.unarchiveThread(id);
+    assert.equal((await json(`/threads/${encodeURIComponent(id)}`)).archived, false);
+    assert.equal(threads.getState().error, null);
+  } finally {
+    threads.stop();
+  }
+  assert.deepEqual(errors, []);
 });
 
 test("stop: CopilotKit's stop ends the run on the server (cancelled), and a new run works", TIMEOUT, async () => {

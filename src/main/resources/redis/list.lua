@@ -2,7 +2,8 @@
 -- deleted are dropped on the way, so they neither show nor count for paging.
 --
 -- KEYS: the owner's index. ARGV: offset, limit, the prefix of the owner's thread keys, the owner.
--- Returns a list of {thread id, agent, version, message count, createdAt, updatedAt}.
+-- Returns a list of {thread id, agent, version, message count, createdAt, updatedAt, info, last run}, the last two
+-- false when there are none.
 local index = KEYS[1]
 local offset, limit, threadPrefix, owner = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local page, rank = {}, 0
@@ -12,12 +13,16 @@ while #page < limit do
     break
   end
   local thread = redis.call('HMGET', threadPrefix .. id, 'owner', 'agent', 'version', 'messageCount',
-    'createdAt', 'updatedAt')
+    'createdAt', 'updatedAt', 'info', 'lastRun')
   if thread[1] ~= owner then
     redis.call('ZREM', index, id) -- the next entry moves up to this rank
   else
     if rank >= offset then
-      page[#page + 1] = {id, thread[2], thread[3], thread[4], thread[5], thread[6]}
+      local lastRun = thread[8]
+      if lastRun == '' then
+        lastRun = false
+      end
+      page[#page + 1] = {id, thread[2], thread[3], thread[4], thread[5], thread[6], thread[7], lastRun}
     end
     rank = rank + 1
   end

@@ -22,6 +22,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -46,7 +47,7 @@ public class CopilotKitRoute {
     /** What {@code RuntimeInfo.agents[].className} says serves an agent. */
     private static final String AGENT_CLASS = "AgUiStateServerAgent";
     private static final RuntimeInfo.ThreadEndpoints THREAD_ENDPOINTS =
-            new RuntimeInfo.ThreadEndpoints(true, true, false, false);
+            new RuntimeInfo.ThreadEndpoints(true, true, true, false);
 
     private final CopilotKitConfig config;
     private final RunEndpoints runs;
@@ -82,8 +83,8 @@ public class CopilotKitRoute {
                 runs.stream(ctx, RunEndpoints.Stream.CONNECT, ctx.pathParam("agent")));
         router.post(base + "/agent/:agent/stop/:threadId").handler(ctx -> gate.authorized(ctx, caller ->
                 gate.readBody(ctx, body -> stop(ctx, caller, ctx.pathParam("agent"), ctx.pathParam("threadId"), body))));
-        router.route(base + "/threads*").handler(ctx -> gate.authorized(ctx, caller -> threads.handle(ctx, caller,
-                ctx.request().method().name(), ctx.request().uri().substring(base.length()))));
+        router.route(base + "/threads*").handler(ctx -> gate.authorized(ctx, caller -> gate.readBody(ctx, body ->
+                threadRequest(ctx, caller, ctx.request().uri().substring(base.length()), body))));
         router.post(base).handler(this::singleRoute);
         router.route(base + "/info").last().handler(HttpErrors.allowOnly(HttpMethod.GET));
         for (String path : new String[] {base, base + "/agent/:agent/run",
@@ -154,15 +155,26 @@ public class CopilotKitRoute {
             } else if (call instanceof SingleRouteCall.Stop stop) {
                 stop(ctx, caller, stop.agentId(), stop.threadId(), stop.body());
             } else if (call instanceof SingleRouteCall.Resource resource) {
-                threads.handle(ctx, caller, resource.httpMethod(), resource.path());
+                threads.handle(ctx, caller, resource.httpMethod(), resource.path(), resource.body());
             } else {
                 json(ctx, info(true));
             }
         }));
     }
 
-    /** A stop's optional body, read by the run input's rules: not JSON is a 400. */
+    /** A thread request with its optional body. */
+    private void threadRequest(RoutingContext ctx, Caller caller, String resource, byte[] body) {
+        withOptionalJson(ctx, body, parsed -> threads.handle(ctx, caller, ctx.request().method().name(), resource,
+                parsed));
+    }
+
+    /** A stop's optional body. */
     private void stop(RoutingContext ctx, Caller caller, String agent, String threadId, byte[] body) {
+        withOptionalJson(ctx, body, parsed -> stop(ctx, caller, agent, threadId, parsed));
+    }
+
+    /** An optional body (null when empty), read by the run input's rules: not JSON is a 400. */
+    private static void withOptionalJson(RoutingContext ctx, byte[] body, Consumer<JsonNode> then) {
         JsonNode parsed;
         try {
             parsed = body.length == 0 ? null : RunAgentInputReader.readTree(body);
@@ -170,7 +182,7 @@ public class CopilotKitRoute {
             RequestGate.reject(ctx, RequestGate.invalidInput(invalid));
             return;
         }
-        stop(ctx, caller, agent, threadId, parsed);
+        then.accept(parsed);
     }
 
     static void json(RoutingContext ctx, Object body) {

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.http.ErrorBody;
 import dev.aguistate.http.RequestGate;
+import dev.aguistate.http.ThreadApi;
 import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.session.Caller;
 import dev.aguistate.session.ThreadAccess;
+import dev.aguistate.session.ThreadUpdate;
 import dev.aguistate.store.StoreUnavailable;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadSummary;
@@ -30,37 +32,47 @@ import java.util.function.Function;
 
 /**
  * CopilotKit's thread endpoints over our thread store, for the caller's threads only (another user's thread answers
- * 404, like a missing one): {@code GET /threads} (optionally {@code ?agentId=}, paged by an opaque {@code cursor}),
- * {@code GET /threads/{id}/messages}, {@code GET /threads/{id}/state}, {@code DELETE /threads/{id}}. What needs
- * CopilotKit's Intelligence platform (renaming, archiving, realtime subscriptions, a thread's raw events, clearing
- * every thread) answers {@code 422 not_supported}, as CopilotKit's own runtime does without that platform.
+ * 404, like a missing one): {@code GET /threads} (optionally {@code ?agentId=}, {@code includeArchived=true}, and
+ * this server's filters, paged by an opaque {@code cursor}), {@code GET /threads/{id}/messages},
+ * {@code GET /threads/{id}/state}, {@code PATCH /threads/{id}} (rename, unarchive, metadata),
+ * {@code POST /threads/{id}/archive}, {@code DELETE /threads/{id}}: the requests of CopilotKit's thread store
+ * ({@code useThreads}, the threads drawer). What needs CopilotKit's Intelligence platform (realtime subscriptions, a
+ * thread's raw events, clearing every thread) answers {@code 422 not_supported}, as CopilotKit's own runtime does
+ * without that platform.
  */
 @ApplicationScoped
 @Startup
 class CopilotKitThreads {
 
-    /** A thread as CopilotKit lists it; this server keeps no thread names and archives nothing. */
+    /**
+     * A thread as CopilotKit lists it ({@code name} null when it has none); {@code metadata} is this server's,
+     * beside CopilotKit's fields. {@code lastRunAt} is when its latest run ended.
+     */
     record ThreadRecord(String id, String name, String agentId, String createdById, boolean archived,
-                        Instant createdAt, Instant updatedAt) {
+                        Instant createdAt, Instant updatedAt, Instant lastRunAt, JsonNode metadata) {
 
         static ThreadRecord of(ThreadSummary thread, String user) {
-            return new ThreadRecord(thread.threadId(), null, thread.agent(), user, false, thread.createdAt(),
-                    thread.updatedAt());
+            return new ThreadRecord(thread.threadId(), thread.info().name(), thread.agent(), user,
+                    thread.info().archived(), thread.createdAt(), thread.updatedAt(),
+                    thread.lastRun() == null ? null : thread.lastRun().endedAt(), thread.info().metadata());
+        }
+
+        static ThreadRecord of(StoredThread thread, String user) {
+            return of(thread.summary(), user);
         }
     }
 
     record ThreadList(List<ThreadRecord> threads, String nextCursor) {}
 
     private static final int DEFAULT_PAGE = 50;
-    private static final int MAX_PAGE = 100;
-    /** Threads read from the store per step while filtering a listing by agent. */
-    private static final int SCAN = 100;
 
     private final ThreadAccess access;
+    private final ThreadApi api;
     private final Vertx vertx;
 
-    CopilotKitThreads(ThreadAccess access, Vertx vertx) {
+    CopilotKitThreads(ThreadAccess access, ThreadApi api, Vertx vertx) {
         this.access = access;
+        this.api = api;
         this.vertx = vertx;
     }
 
@@ -68,8 +80,9 @@ class CopilotKitThreads {
      * Answers one thread request.
      *
      * @param resource the path from {@code /threads} on, with its query string, e.g. {@code /threads?agentId=chat}
+     * @param body     the request's JSON body, null when it has none
      */
-    void handle(RoutingContext ctx, Caller caller, String httpMethod, String resource) {
+    void handle(RoutingContext ctx, Caller caller, String httpMethod, String resource, JsonNode body) {
         QueryStringDecoder uri;
         List<String> segments;
         try {
@@ -102,7 +115,7 @@ class CopilotKitThreads {
             notSupported(ctx, "/threads/" + rest.get(0));
         } else if (rest.size() == 1) {
             if (method.equals("PATCH")) {
-                notSupported(ctx, "renaming or unarchiving a thread");
+                answer(ctx, api.update(caller, rest.get(0), body, thread -> ThreadRecord.of(thread, caller.user())));
             } else if (allowed(ctx, method, "PATCH, DELETE")) {
                 answer(ctx, access.delete(rest.get(0), caller).map(deleted -> deleted
                         ? (Object) new Deleted(rest.get(0), true) : ErrorBody.threadNotFound(rest.get(0))));
@@ -121,7 +134,13 @@ class CopilotKitThreads {
                         answer(ctx, inspect(threadId, caller, thread -> new ThreadState(thread.state())));
                     }
                 }
-                case "events", "archive" -> notSupported(ctx, "/threads/{threadId}/" + rest.get(1));
+                case "archive" -> {
+                    if (allowed(ctx, method, "POST")) {
+                        answer(ctx, api.update(caller, threadId, ThreadUpdate.archiving(true),
+                                thread -> ThreadRecord.of(thread, caller.user())));
+                    }
+                }
+                case "events" -> notSupported(ctx, "/threads/{threadId}/" + rest.get(1));
                 default -> RequestGate.reject(ctx, new ErrorBody(404, "not_found",
                         "there is no thread endpoint at " + uri.rawPath()));
             }
@@ -140,33 +159,15 @@ class CopilotKitThreads {
     }
 
     private void list(RoutingContext ctx, Caller caller, QueryStringDecoder uri) {
-        Optional<String> agent = parameter(uri, "agentId");
-        int limit = parameter(uri, "limit").map(CopilotKitThreads::wholeNumber).orElse(DEFAULT_PAGE);
-        int offset = parameter(uri, "cursor").map(CopilotKitThreads::wholeNumber).orElse(0);
-        if (limit < 1 || limit > MAX_PAGE || offset < 0) {
-            RequestGate.reject(ctx, new ErrorBody(400, "invalid_page",
-                    "limit must be a whole number between 1 and " + MAX_PAGE + ", cursor one this endpoint returned"));
+        ThreadApi.ListQuery query;
+        try {
+            query = ThreadApi.ListQuery.of(uri.parameters(), DEFAULT_PAGE);
+        } catch (ThreadApi.InvalidQuery invalid) {
+            RequestGate.reject(ctx, invalid.error());
             return;
         }
-        answer(ctx, collect(caller, agent, offset, limit, new ArrayList<>()).map(Object.class::cast));
-    }
-
-    /** The next {@code limit} of the user's threads (of the agent, if named) from the store's {@code offset}. */
-    private Uni<ThreadList> collect(Caller caller, Optional<String> agent, int offset, int limit,
-                                    List<ThreadRecord> found) {
-        return access.list(caller, offset, SCAN).chain(batch -> {
-            for (int i = 0; i < batch.size(); i++) {
-                ThreadSummary thread = batch.get(i);
-                if (agent.isEmpty() || agent.get().equals(thread.agent())) {
-                    found.add(ThreadRecord.of(thread, caller.user()));
-                    if (found.size() == limit) {
-                        return Uni.createFrom().item(new ThreadList(found, String.valueOf(offset + i + 1)));
-                    }
-                }
-            }
-            return batch.size() < SCAN ? Uni.createFrom().item(new ThreadList(found, null))
-                    : collect(caller, agent, offset + SCAN, limit, found);
-        });
+        answer(ctx, api.list(caller, query, thread -> ThreadRecord.of(thread, caller.user()))
+                .map(page -> (Object) new ThreadList(page.threads(), page.nextCursor())));
     }
 
     /**
@@ -207,7 +208,7 @@ class CopilotKitThreads {
 
     private static void notSupported(RoutingContext ctx, String what) {
         RequestGate.reject(ctx, new ErrorBody(422, "not_supported", what + " needs CopilotKit's Intelligence platform; "
-                + "this server lists, reads and deletes threads (docs/copilotkit.md)"));
+                + "this server lists, reads, renames, archives and deletes threads (docs/copilotkit.md)"));
     }
 
     /** Writes the answer (a body, or an {@link ErrorBody}); a store that did not answer is a 503. */
@@ -226,15 +227,5 @@ class CopilotKitThreads {
                 ctx.fail(failure);
             }
         }));
-    }
-
-    private static Optional<String> parameter(QueryStringDecoder uri, String name) {
-        List<String> values = uri.parameters().get(name);
-        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
-    }
-
-    /** The parameter's value, or -1 when it is not a whole number (of at most nine digits). */
-    private static int wholeNumber(String parameter) {
-        return parameter.matches("[0-9]{1,9}") ? Integer.parseInt(parameter) : -1;
     }
 }

@@ -19,8 +19,8 @@ sealed interface SingleRouteCall {
 
     record Stop(String agentId, String threadId, JsonNode body) implements SingleRouteCall {}
 
-    /** A thread endpoint: {@code path} from {@code /threads} on, with its query string. */
-    record Resource(String httpMethod, String path) implements SingleRouteCall {}
+    /** A thread endpoint: {@code path} from {@code /threads} on, with its query string; {@code body} null for none. */
+    record Resource(String httpMethod, String path, JsonNode body) implements SingleRouteCall {}
 
     /**
      * Reads the envelope by the run input's rules ({@link RunAgentInputReader#readTree}): the input it carries is a
@@ -44,7 +44,8 @@ sealed interface SingleRouteCall {
             case "agent/run" -> new Stream(RunEndpoints.Stream.RUN, text(params, "agentId"), body(call));
             case "agent/connect" -> new Stream(RunEndpoints.Stream.CONNECT, text(params, "agentId"), body(call));
             case "agent/stop" -> new Stop(text(params, "agentId"), text(params, "threadId"), call.get("body"));
-            case "resource/request" -> new Resource(params.path("httpMethod").asText("GET"), text(params, "path"));
+            case "resource/request" -> new Resource(params.path("httpMethod").asText("GET"), text(params, "path"),
+                    call.get("body"));
             default -> throw new IllegalArgumentException("unsupported method '" + method.textValue()
                     + "'; this server answers info, agent/run, agent/connect, agent/stop and resource/request");
         };

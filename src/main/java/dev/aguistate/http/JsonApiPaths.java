@@ -38,11 +38,23 @@ public class JsonApiPaths implements OASFilter {
                         "One agent's AG-UI AgentCapabilities: its tools, state, human-in-the-loop, transport, identity",
                         null, "AgentCapabilities", agent)))
                 .addPathItem(root.path("/threads"), OASFactory.createPathItem().GET(operation(
-                        "The caller's threads, most recently updated first, without messages", null,
-                        "{threads, offset, limit}", query("offset", "how many to skip (default 0)", SchemaType.INTEGER), limit)))
+                        "The caller's threads, most recently updated first, without messages",
+                        "Archived threads are left out unless `archived=true` (only them) or `archived=all`. Filters:"
+                                + " `agent`, `metadata.<key>=<value>` (each), `q` (text in the name, any case). `limit`"
+                                + " threads from `cursor` (the `nextCursor` of the page before).",
+                        "{threads, nextCursor}", query("agent", "only this agent's threads", SchemaType.STRING),
+                        query("archived", "false (the default), true or all", SchemaType.STRING),
+                        query("q", "text in the thread's name, any case", SchemaType.STRING),
+                        query("cursor", "the nextCursor of the page before", SchemaType.STRING), limit)))
                 .addPathItem(root.path("/threads/{threadId}"), OASFactory.createPathItem()
                         .GET(operation("A thread's state and complete message history", null,
-                                "{threadId, agent, version, createdAt, updatedAt, state, messages, ...}", threadId))
+                                "{threadId, agent, name, archived, metadata, version, createdAt, updatedAt, state, "
+                                        + "messages, ...}", threadId))
+                        .PATCH(operation("Rename, archive or unarchive a thread, or change its metadata",
+                                "`{\"name\", \"archived\", \"metadata\"}`, each optional: `name: null` removes the"
+                                        + " name, `metadata` is merged key by key (a key set to null is removed). A run"
+                                        + " in progress on the thread is not disturbed.",
+                                "the thread as GET answers it", threadId))
                         .DELETE(operation("Delete a thread and its history", null, null, threadId)))
                 .addPathItem(root.path("/threads/{threadId}/messages"), OASFactory.createPathItem().GET(operation(
                         "A page of a thread's messages, newest first",

@@ -20,20 +20,35 @@ import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The caller's threads: list, read, delete. Another user's thread answers 404, exactly like a missing one, so
+ * The caller's threads: list, read, change (name, archived, metadata), delete. Another user's thread answers 404, exactly like a missing one, so
  * thread ids leak nothing. Bodies use the AG-UI JSON rules, so messages can go straight back into a client.
  */
 @ApplicationScoped
 public class ThreadsRoute {
 
-    /** A page of the caller's threads, most recently updated first. */
-    public record ThreadList(List<ThreadSummary> threads, int offset, int limit) {}
+    /**
+     * A page of the caller's threads, most recently updated first; {@code nextCursor} is the {@code cursor} of the next
+     * page, absent on the last one.
+     */
+    public record ThreadList(List<ThreadItem> threads, String nextCursor) {}
+
+    /** A thread in a listing: everything but its state and messages. */
+    public record ThreadItem(String threadId, String agent, String name, boolean archived, JsonNode metadata,
+                             long version, int messageCount, Instant createdAt, Instant updatedAt, RunView lastRun) {
+
+        static ThreadItem of(ThreadSummary thread) {
+            return new ThreadItem(thread.threadId(), thread.agent(), thread.info().name(), thread.info().archived(),
+                    thread.info().metadata(), thread.version(), thread.messageCount(), thread.createdAt(),
+                    thread.updatedAt(), RunView.of(thread.lastRun()));
+        }
+    }
 
     /**
      * A thread with its state and complete history; {@code activeRun} is the run that has kept progress and not yet
@@ -41,9 +56,10 @@ public class ThreadsRoute {
      * the thread was compacted, is what the LLM gets in place of the messages up to {@code summary.throughMessageId}
      * ({@code summary.coveredMessages} of them); {@code messages} stays the whole history.
      */
-    public record ThreadView(String threadId, String agent, long version, Instant createdAt, Instant updatedAt,
-                             JsonNode state, List<Message> messages, List<Interrupt> pendingInterrupts,
-                             RunView activeRun, RunView lastRun, ConversationSummary summary) {}
+    public record ThreadView(String threadId, String agent, String name, boolean archived, JsonNode metadata,
+                             long version, Instant createdAt, Instant updatedAt, JsonNode state,
+                             List<Message> messages, List<Interrupt> pendingInterrupts, RunView activeRun,
+                             RunView lastRun, ConversationSummary summary) {}
 
     /** A run as its thread remembers it: {@code outcome} is success, interrupt, cancelled or an error code. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -61,13 +77,18 @@ public class ThreadsRoute {
     public record MessagePage(List<Message> messages, String nextBefore) {}
 
     private static final int MAX_PAGE = 100;
+    private static final int DEFAULT_PAGE = 20;
 
     private final ThreadAccess access;
+    private final ThreadApi api;
+    private final RequestGate gate;
     private final JsonEndpoints endpoints;
     private final BasePath root;
 
-    ThreadsRoute(ThreadAccess access, JsonEndpoints endpoints, HttpConfig config) {
+    ThreadsRoute(ThreadAccess access, ThreadApi api, RequestGate gate, JsonEndpoints endpoints, HttpConfig config) {
         this.access = access;
+        this.api = api;
+        this.gate = gate;
         this.endpoints = endpoints;
         this.root = BasePath.root(config);
     }
@@ -76,19 +97,36 @@ public class ThreadsRoute {
         String threads = root.path("/threads");
         endpoints.serve(router, threads, Map.of(HttpMethod.GET, this::list));
         endpoints.serve(router, threads + "/:threadId", Map.of(HttpMethod.GET, this::get,
-                HttpMethod.DELETE, this::delete));
+                HttpMethod.PATCH, this::update, HttpMethod.DELETE, this::delete));
         endpoints.serve(router, threads + "/:threadId/messages", Map.of(HttpMethod.GET, this::messages));
     }
 
-    /** {@code GET /threads?offset=&limit=}: the caller's threads, most recently updated first, without messages. */
+    /**
+     * {@code GET /threads?agent=&archived=&metadata.<key>=&q=&cursor=&limit=}: the caller's threads, most recently
+     * updated first, without messages; archived ones only when asked for ({@link ThreadApi.ListQuery#of}).
+     */
     private Uni<Answer> list(RoutingContext ctx, Caller caller) {
-        int offset = wholeNumber(parameter(ctx, "offset", "0"));
-        int limit = wholeNumber(parameter(ctx, "limit", "20"));
-        if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
-            return refused(new ErrorBody(400, "invalid_page",
-                    "offset must be a whole number >= 0 and limit one between 1 and " + MAX_PAGE));
+        ThreadApi.ListQuery query;
+        try {
+            Map<String, List<String>> parameters = new HashMap<>();
+            ctx.queryParams().names().forEach(name -> parameters.put(name, ctx.queryParams().getAll(name)));
+            query = ThreadApi.ListQuery.of(parameters, DEFAULT_PAGE);
+        } catch (ThreadApi.InvalidQuery invalid) {
+            return refused(invalid.error());
         }
-        return access.list(caller, offset, limit).map(threads -> new Answer.Ok(new ThreadList(threads, offset, limit)));
+        return api.list(caller, query, ThreadItem::of)
+                .map(page -> new Answer.Ok(new ThreadList(page.threads(), page.nextCursor())));
+    }
+
+    /**
+     * {@code PATCH /threads/{threadId}} with {@code {"name", "archived", "metadata"}}, each optional: {@code name: null}
+     * removes the name, {@code metadata} is merged key by key (a key set to null is removed). A run in progress on
+     * the thread is not disturbed. The body is read within the run requests' limits.
+     */
+    private Uni<Answer> update(RoutingContext ctx, Caller caller) {
+        return validThreadId(ctx, id -> Uni.createFrom().<byte[]>emitter(body -> gate.readJsonBody(ctx, body::complete))
+                .chain(body -> api.update(caller, id, body, ThreadsRoute::view))
+                .map(answer -> answer instanceof ErrorBody error ? new Answer.Refused(error) : new Answer.Ok(answer)));
     }
 
     /** {@code GET /threads/{threadId}}: a thread's state and complete message history. */
@@ -169,9 +207,9 @@ public class ThreadsRoute {
     }
 
     private static ThreadView view(StoredThread thread) {
-        return new ThreadView(thread.threadId(), thread.agent(), thread.version(), thread.createdAt(),
-                thread.updatedAt(), thread.state(), thread.messages(), thread.meta().openInterrupts(),
-                RunView.of(thread.meta().activeRun()), RunView.of(thread.meta().lastRun()),
-                thread.conversationSummary());
+        return new ThreadView(thread.threadId(), thread.agent(), thread.info().name(), thread.info().archived(),
+                thread.info().metadata(), thread.version(), thread.createdAt(), thread.updatedAt(), thread.state(),
+                thread.messages(), thread.meta().openInterrupts(), RunView.of(thread.meta().activeRun()),
+                RunView.of(thread.meta().lastRun()), thread.conversationSummary());
     }
 }

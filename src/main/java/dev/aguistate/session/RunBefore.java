@@ -70,6 +70,6 @@ record RunBefore(List<String> messageIds, ObjectNode state) {
     StoredThread withStateBefore(StoredThread thread) {
         return new StoredThread(thread.threadId(), thread.owner(), thread.agent(), state.deepCopy(),
                 thread.messages(), thread.meta(), thread.version(), thread.createdAt(), thread.updatedAt(),
-                thread.conversationSummary());
+                thread.conversationSummary(), thread.info());
     }
 }

@@ -1,13 +1,19 @@
 package dev.aguistate.session;
 
+import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadInfo;
+import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.ThreadsConfig;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Who may see a thread: only its owner (the same user of the same tenant). Threads are stored by owner, so another
@@ -18,12 +24,35 @@ import java.util.Optional;
 @Startup
 public class ThreadAccess {
 
+    /**
+     * A page of a listing.
+     *
+     * @param next where the next page starts (a cursor), absent on the last page
+     */
+    public record ThreadPage(List<ThreadSummary> threads, OptionalInt next) {}
+
+    /** A change of metadata that would make it larger than {@code agui.threads.max-metadata-bytes}: a 413. */
+    public static final class MetadataTooLarge extends RuntimeException {
+
+        MetadataTooLarge(long bytes, int maxBytes) {
+            super("the thread's metadata would take " + bytes + " bytes of JSON; at most " + maxBytes
+                    + " are allowed (agui.threads.max-metadata-bytes)", null, false, false);
+        }
+    }
+
+    /** Threads read from the store per step while a listing filters them. */
+    private static final int SCAN = 100;
+    /** Saving info is a compare-and-set; this many tries before giving up on a thread changed that often. */
+    private static final int UPDATE_TRIES = 8;
+
     private final ThreadStore store;
     private final RunClaims runs;
+    private final ThreadsConfig config;
 
-    ThreadAccess(ThreadStore store, RunClaims runs) {
+    ThreadAccess(ThreadStore store, RunClaims runs, ThreadsConfig config) {
         this.store = store;
         this.runs = runs;
+        this.config = config;
     }
 
     /** The thread if it exists and {@code caller} may see it. */
@@ -31,9 +60,60 @@ public class ThreadAccess {
         return store.load(caller.thread(threadId)).onItem().transform(thread -> thread.filter(t -> visibleTo(t, caller)));
     }
 
-    /** The caller's threads, most recently updated first. */
-    public Uni<List<ThreadSummary>> list(Caller caller, int offset, int limit) {
-        return store.list(caller.owner(), offset, limit);
+    /**
+     * The next {@code limit} of the caller's threads that {@code filter} lets through, most recently updated first,
+     * from {@code from} (0, or a page's {@link ThreadPage#next}). The store lists by owner; the filter reads what it
+     * lists, {@value #SCAN} threads at a time.
+     */
+    public Uni<ThreadPage> list(Caller caller, ThreadFilter filter, int from, int limit) {
+        return collect(caller.owner(), filter, from, limit, new ArrayList<>());
+    }
+
+    private Uni<ThreadPage> collect(String owner, ThreadFilter filter, int from, int limit,
+                                    List<ThreadSummary> found) {
+        return store.list(owner, from, SCAN).chain(batch -> {
+            for (int i = 0; i < batch.size(); i++) {
+                if (filter.matches(batch.get(i))) {
+                    found.add(batch.get(i));
+                    if (found.size() == limit) {
+                        return Uni.createFrom().item(new ThreadPage(found, OptionalInt.of(from + i + 1)));
+                    }
+                }
+            }
+            return batch.size() < SCAN ? Uni.createFrom().item(new ThreadPage(found, OptionalInt.empty()))
+                    : collect(owner, filter, from + SCAN, limit, found);
+        });
+    }
+
+    /**
+     * Changes the caller's thread's name, archived flag or metadata. A run in progress on the thread is not
+     * disturbed and keeps the change when it commits; concurrent changes each apply in turn (the store saves info
+     * only over what was read, and a change that finds it moved on reads it again).
+     *
+     * @return the thread as changed; empty when there is no such thread for them
+     * @throws MetadataTooLarge (as the failure) past {@code agui.threads.max-metadata-bytes}
+     */
+    public Uni<Optional<StoredThread>> update(String threadId, Caller caller, ThreadUpdate update) {
+        return update(caller.thread(threadId), caller, update, UPDATE_TRIES);
+    }
+
+    private Uni<Optional<StoredThread>> update(ThreadKey key, Caller caller, ThreadUpdate update, int tries) {
+        return load(key.threadId(), caller).chain(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().item(found);
+            }
+            StoredThread thread = found.get();
+            ThreadInfo changed = update.applyTo(thread.info());
+            long bytes = AgUiJson.writeBytes(changed.metadata()).length;
+            if (bytes > config.maxMetadataBytes()) {
+                return Uni.createFrom().failure(new MetadataTooLarge(bytes, config.maxMetadataBytes()));
+            }
+            return store.saveInfo(key, thread.info(), changed).chain(saved -> saved
+                    ? Uni.createFrom().item(Optional.of(thread.described(changed)))
+                    : tries > 1 ? update(key, caller, update, tries - 1)
+                    : Uni.createFrom().failure(new IllegalStateException("thread " + key.threadId()
+                            + "'s info changed " + UPDATE_TRIES + " times while it was being changed")));
+        });
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.aguistate.run.request.PriorSummary;
 import dev.aguistate.run.RunOptions;
 import dev.aguistate.run.RunStart;
 import dev.aguistate.summary.Summarizer;
+import dev.aguistate.summary.ThreadNamer;
 import dev.aguistate.store.ConversationSummary;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.store.OutageLog;
@@ -54,12 +55,15 @@ public class ThreadSessions {
     private final ThreadLocks locks;
     private final StoreConfig config;
     private final Summarizer summarizer;
+    private final ThreadNamer namer;
 
-    ThreadSessions(ThreadStore store, ThreadLocks locks, StoreConfig config, Summarizer summarizer) {
+    ThreadSessions(ThreadStore store, ThreadLocks locks, StoreConfig config, Summarizer summarizer,
+                   ThreadNamer namer) {
         this.store = store;
         this.locks = locks;
         this.config = config;
         this.summarizer = summarizer;
+        this.namer = namer;
     }
 
     /**
@@ -232,7 +236,10 @@ public class ThreadSessions {
                 stored.map(StoredThread::version).orElse(0L),
                 stored.map(StoredThread::state).orElseGet(JsonNodeFactory.instance::objectNode),
                 userScope, appScope, meta, RunRecord.started(input.runId(), lock.token(), Instant.now()),
-                committed -> summarizer.committed(agent, committed, summary));
+                committed -> {
+                    summarizer.committed(agent, committed, summary);
+                    namer.committed(committed);
+                });
         return new RunStart(input, options, journal.loaded(), stored.map(StoredThread::messages).orElse(List.of()),
                 reconciled.conversation(), meta.messageTimes(),
                 interruptsOf(meta, reconciled.conversation().history()), journal,

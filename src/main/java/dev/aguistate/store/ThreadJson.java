@@ -64,14 +64,7 @@ public final class ThreadJson {
 
     /** Null (no summary) reads as null. */
     public static ConversationSummary summary(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return STORED.readValue(json, ConversationSummary.class);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("stored summary is not valid JSON", e);
-        }
+        return json == null ? null : read(json, ConversationSummary.class, "summary");
     }
 
     /** JSON as the text that Redis and PostgreSQL take. */
@@ -81,13 +74,34 @@ public final class ThreadJson {
 
     /** Null (a thread stored before there was any) reads as empty. */
     public static ThreadMeta meta(String json) {
-        if (json == null) {
-            return ThreadMeta.EMPTY;
-        }
+        return json == null ? ThreadMeta.EMPTY : read(json, ThreadMeta.class, "thread metadata");
+    }
+
+    /** Empty info is stored as none (null), so that a thread without any stores nothing for it. */
+    public static String info(ThreadInfo info) {
+        return info.isEmpty() ? null : text(AgUiJson.writeBytes(info));
+    }
+
+    /** Null (none stored) reads as empty. */
+    public static ThreadInfo info(String json) {
+        return json == null ? ThreadInfo.EMPTY : read(json, ThreadInfo.class, "thread info");
+    }
+
+    /** A run record as the stores keep it beside a thread for listings; null for none. */
+    public static String run(RunRecord run) {
+        return run == null ? null : text(AgUiJson.writeBytes(run));
+    }
+
+    /** Null (none stored) reads as null. */
+    public static RunRecord run(String json) {
+        return json == null ? null : read(json, RunRecord.class, "run record");
+    }
+
+    private static <T> T read(String json, Class<T> type, String what) {
         try {
-            return STORED.readValue(json, ThreadMeta.class);
+            return STORED.readValue(json, type);
         } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("stored thread metadata is not valid JSON", e);
+            throw new UncheckedIOException("stored " + what + " is not valid JSON", e);
         }
     }
 

@@ -33,6 +33,15 @@ public interface ThreadStore {
      */
     Uni<StoredThread> commit(ThreadCommit commit);
 
+    /**
+     * Saves the thread's info (name, archived, metadata), unless it moved on meanwhile: only when the stored info is
+     * {@code expected}. Neither the thread's version nor its update time changes, so a run in progress on the thread
+     * is not disturbed, and its commit keeps the new info.
+     *
+     * @return false when the thread is gone or its info is not {@code expected}
+     */
+    Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info);
+
     /** True if the thread existed. */
     Uni<Boolean> delete(ThreadKey thread);
 

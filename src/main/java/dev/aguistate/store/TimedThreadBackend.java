@@ -40,6 +40,11 @@ public final class TimedThreadBackend implements ThreadBackend, AutoCloseable {
     }
 
     @Override
+    public Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+        return timed(store.saveInfo(thread, expected, info));
+    }
+
+    @Override
     public Uni<Boolean> delete(ThreadKey thread) {
         return timed(store.delete(thread));
     }

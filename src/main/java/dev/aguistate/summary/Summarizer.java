@@ -2,7 +2,6 @@ package dev.aguistate.summary;
 
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.agent.SummaryPolicy;
-import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.llm.TokenEstimator;
 import dev.aguistate.protocol.Message;
@@ -141,14 +140,8 @@ public class Summarizer {
                 .messages(SummaryPrompt.messages(plan.previousText(), plan.newMessages()))
                 .maxOutputTokens(config.maxTokens());
         Optional.ofNullable(policy.model()).or(config::model).ifPresent(request::modelName);
-        SummaryText text = new SummaryText(config.charLimit());
-        return model.stream(request.build())
-                .filter(event -> event instanceof ModelEvent.TextDelta)
-                .onItem().invoke(event -> text.append(((ModelEvent.TextDelta) event).text()))
-                .select().first(event -> !text.full())
-                .onItem().ignoreAsUni()
-                .ifNoItem().after(config.timeout()).fail()
-                .chain(() -> {
+        return SummaryText.read(model, request.build(), config.charLimit(), config.timeout())
+                .chain(text -> {
                     if (text.full()) {
                         LOG.warnf("threadId=%s: the model's summary reached agui.run.summary.max-chars (%d) and is "
                                 + "cut there; the model ignores max_tokens (%d)", thread.threadId(),

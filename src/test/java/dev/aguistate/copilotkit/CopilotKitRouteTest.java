@@ -54,7 +54,7 @@ class CopilotKitRouteTest extends CopilotKitRequests {
         }
         assertEquals(expected, names);
         assertEquals("sse", info.get("mode").asText());
-        assertEquals(RunRequests.parse("{\"list\":true,\"inspect\":true,\"mutations\":false,\"realtimeMetadata\":false}"),
+        assertEquals(RunRequests.parse("{\"list\":true,\"inspect\":true,\"mutations\":true,\"realtimeMetadata\":false}"),
                 info.get("threadEndpoints"));
         assertFalse(info.has("singleRoute"), "the REST info does not describe the single route");
 

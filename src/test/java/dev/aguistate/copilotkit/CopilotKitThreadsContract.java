@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,17 +17,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * CopilotKit's thread endpoints on each thread store (memory, Redis, PostgreSQL): list (by agent, paged), messages,
- * state and delete, each only for the caller's threads; what needs CopilotKit's Intelligence platform is 422.
+ * state, rename, archive and delete, each only for the caller's threads; what needs CopilotKit's Intelligence
+ * platform (realtime, raw events, clearing all) is 422.
  */
 abstract class CopilotKitThreadsContract extends CopilotKitRequests {
 
+    /** Two threads of alice's with the chat agent, "one" then "two", each answered "ok". */
+    private List<RunRequests> aliceRanTwoChats() {
+        stub.setDefault(StubResponse.stream().text("ok").build());
+        List<RunRequests> threads = List.of(RunRequests.fresh().user("one"), RunRequests.fresh().user("two"));
+        threads.forEach(thread -> run(BASE + "/agent/chat/run", thread.json()));
+        return threads;
+    }
+
     @Test
     void threadEndpointsListReadAndDeleteOnlyTheCallersThreads() {
-        stub.setDefault(StubResponse.stream().text("ok").build());
-        RunRequests first = RunRequests.fresh().user("one");
-        RunRequests second = RunRequests.fresh().user("two");
-        run(BASE + "/agent/chat/run", first.json());
-        run(BASE + "/agent/chat/run", second.json());
+        List<RunRequests> threads = aliceRanTwoChats();
+        RunRequests first = threads.get(0);
+        RunRequests second = threads.get(1);
 
         JsonNode page = RunRequests.parse(as("alice-key").get(BASE + "/threads?agentId=chat&limit=1")
                 .then().statusCode(200).extract().asString());
@@ -51,10 +59,7 @@ abstract class CopilotKitThreadsContract extends CopilotKitRequests {
                 .body("messages[0].content", equalTo("one")).body("messages[1].content", equalTo("ok"));
         as("alice-key").get(thread + "/state").then().statusCode(200).body("$", hasKey("state"));
         as("bob-key").get(thread + "/messages").then().statusCode(404).body("code", equalTo("thread_not_found"));
-        as("alice-key").contentType("application/json").body("{\"agentId\":\"chat\",\"name\":\"x\"}")
-                .patch(thread).then().statusCode(422).body("code", equalTo("not_supported"));
         as("alice-key").get(thread).then().statusCode(405);
-        as("alice-key").post(thread + "/archive").then().statusCode(422).body("code", equalTo("not_supported"));
 
         JsonNode listedByEnvelope = RunRequests.parse(post(BASE, envelope("resource/request",
                 Map.of("path", "/threads?agentId=chat", "httpMethod", "GET"), null).toString(),
@@ -65,6 +70,43 @@ abstract class CopilotKitThreadsContract extends CopilotKitRequests {
         as("alice-key").delete(thread).then().statusCode(200).body("deleted", equalTo(true))
                 .body("threadId", equalTo(first.threadId()));
         as("alice-key").get(thread + "/messages").then().statusCode(404);
+    }
+
+    /** The requests of CopilotKit's thread store (useThreads, the threads drawer): rename, archive, unarchive. */
+    @Test
+    void threadsAreRenamedArchivedAndUnarchivedAsCopilotKitAsks() {
+        List<RunRequests> threads = aliceRanTwoChats();
+        RunRequests first = threads.get(0);
+        RunRequests second = threads.get(1);
+        String thread = BASE + "/threads/" + first.threadId();
+
+        as("alice-key").contentType("application/json").body("{\"agentId\":\"chat\",\"name\":\"Soup\"}")
+                .patch(thread).then().statusCode(200).body("id", equalTo(first.threadId()))
+                .body("name", equalTo("Soup")).body("archived", equalTo(false));
+        as("bob-key").contentType("application/json").body("{\"agentId\":\"chat\",\"name\":\"x\"}")
+                .patch(thread).then().statusCode(404).body("code", equalTo("thread_not_found"));
+        as("bob-key").contentType("application/json").body("{\"agentId\":\"chat\"}").post(thread + "/archive")
+                .then().statusCode(404);
+        as("alice-key").contentType("application/json").body("{\"agentId\":\"chat\"}").post(thread + "/archive")
+                .then().statusCode(200).body("archived", equalTo(true)).body("name", equalTo("Soup"));
+        as("alice-key").get(BASE + "/threads?agentId=chat").then().statusCode(200)
+                .body("threads.id", not(hasItem(first.threadId()))).body("threads.id", hasItem(second.threadId()));
+        as("alice-key").get(BASE + "/threads?agentId=chat&includeArchived=true").then().statusCode(200)
+                .body("threads.find { it.id == '" + first.threadId() + "' }.archived", equalTo(true))
+                .body("threads.find { it.id == '" + first.threadId() + "' }.name", equalTo("Soup"))
+                .body("threads.find { it.id == '" + first.threadId() + "' }.lastRunAt", notNullValue());
+        as("alice-key").get(thread + "/archive").then().statusCode(405);
+
+        JsonNode unarchived = RunRequests.parse(post(BASE, envelope("resource/request",
+                Map.of("path", "/threads/" + first.threadId(), "httpMethod", "PATCH"),
+                RunRequests.parse("{\"agentId\":\"chat\",\"archived\":false,\"metadata\":{\"pinned\":true}}"))
+                .toString(), JSON_ALICE).body());
+        assertEquals(false, unarchived.get("archived").asBoolean());
+        as("alice-key").get(BASE + "/threads?agentId=chat&q=sou&metadata.pinned=true").then().statusCode(200)
+                .body("threads.id", equalTo(List.of(first.threadId())));
+        as("alice-key").contentType("application/json").body("{\"name\":7}").patch(thread).then().statusCode(400)
+                .body("code", equalTo("invalid_request"));
+        as("alice-key").contentType("application/json").body("not json").patch(thread).then().statusCode(400);
     }
 
     /**

@@ -82,4 +82,82 @@ class ThreadOwnershipTest extends StubbedLlmTestBase {
                 .body("model", not(hasKey("baseUrl")))
                 .body(not(containsString(stub.baseUrl())));
     }
+
+    private static io.restassured.specification.RequestSpecification as(String key) {
+        return given().header("Authorization", "Bearer " + key).contentType("application/json");
+    }
+
+    @Test
+    void aThreadIsNamedArchivedAndGivenMetadataByItsOwnerOnlyAndFoundByThem() {
+        stub.setDefault(StubResponse.stream().text("ok").build());
+        RunRequests soup = RunRequests.fresh().user("soup");
+        RunRequests bread = RunRequests.fresh().user("bread");
+        assertEquals(200, run("alice-key", soup).statusCode());
+        assertEquals(200, run("alice-key", bread).statusCode());
+        String path = "/threads/" + soup.threadId();
+        int version = as("alice-key").get(path).then().extract().path("version");
+
+        as("alice-key").body("{\"name\":\"  Soup ideas \",\"metadata\":{\"project\":\"kitchen\",\"n\":3}}")
+                .patch(path).then().statusCode(200).body("name", equalTo("Soup ideas"))
+                .body("archived", equalTo(false)).body("metadata.project", equalTo("kitchen"))
+                .body("version", equalTo(version)).body("messages.content", equalTo(List.of("soup", "ok")));
+        as("bob-key").body("{\"name\":\"mine now\"}").patch(path).then().statusCode(404)
+                .body("code", equalTo("thread_not_found"));
+        as("alice-key").body("{\"metadata\":{\"n\":null,\"tag\":\"red\"}}").patch(path).then().statusCode(200)
+                .body("metadata", equalTo(java.util.Map.of("project", "kitchen", "tag", "red")))
+                .body("name", equalTo("Soup ideas"));
+
+        as("alice-key").get("/threads?q=SOUP").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(soup.threadId())))
+                .body("threads[0].name", equalTo("Soup ideas")).body("threads[0].lastRun.outcome", equalTo("success"));
+        as("alice-key").get("/threads?metadata.project=kitchen&metadata.tag=red").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(soup.threadId())));
+        as("alice-key").get("/threads?metadata.project=garden").then().statusCode(200)
+                .body("threads", equalTo(List.of()));
+        as("alice-key").get("/threads?agent=recipe").then().statusCode(200).body("threads", equalTo(List.of()));
+        as("bob-key").get("/threads?q=soup").then().statusCode(200).body("threads", equalTo(List.of()));
+
+        as("alice-key").body("{\"archived\":true}").patch(path).then().statusCode(200).body("archived", equalTo(true));
+        as("alice-key").get("/threads").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(bread.threadId())));
+        as("alice-key").get("/threads?archived=true").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(soup.threadId())));
+        as("alice-key").get("/threads?archived=all&limit=1").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(bread.threadId())))
+                .body("nextCursor", equalTo("1"));
+        as("alice-key").get("/threads?archived=all&limit=1&cursor=1").then().statusCode(200)
+                .body("threads.threadId", equalTo(List.of(soup.threadId())));
+        as("alice-key").get(path).then().statusCode(200).body("archived", equalTo(true))
+                .body("name", equalTo("Soup ideas"));
+
+        as("alice-key").get("/threads?archived=maybe").then().statusCode(400).body("code", equalTo("invalid_filter"));
+        as("alice-key").body("{\"name\":42}").patch(path).then().statusCode(400)
+                .body("code", equalTo("invalid_request"));
+        as("alice-key").body("{\"metadata\":[1]}").patch(path).then().statusCode(400);
+        as("alice-key").body("{\"metadata\":{\"big\":\"" + "x".repeat(5000) + "\"}}").patch(path).then()
+                .statusCode(413).body("code", equalTo("metadata_too_large"));
+        as("alice-key").body("{\"name\":null}").patch(path).then().statusCode(200).body("$", not(hasKey("name")))
+                .body("metadata.project", equalTo("kitchen"));
+        as("alice-key").body("{}").patch("/threads/no-such-thread").then().statusCode(404);
+        given().contentType("application/json").body("{}").patch(path).then().statusCode(401);
+    }
+
+    /** A rename while a run goes on: the run commits its end over it, and neither is lost. */
+    @Test
+    void aRenameDuringARunAndTheRunsCommitAreBothKept() throws Exception {
+        stub.setDefault(StubResponse.stream().text("ok").build());
+        RunRequests first = RunRequests.fresh().user("one");
+        assertEquals(200, run("alice-key", first).statusCode());
+        stub.enqueue(StubResponse.stream().text("stalls").stallAfter(1).build());
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> second = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> run("alice-key", RunRequests.of(first.threadId(), "run-2").user("two")));
+        assertEquals(true, stub.awaitRequests(2, java.time.Duration.ofSeconds(10)), "the second run is under way");
+
+        String path = "/threads/" + first.threadId();
+        as("alice-key").body("{\"name\":\"Renamed mid-run\"}").patch(path).then().statusCode(200);
+        assertEquals(200, second.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode());
+
+        as("alice-key").get(path).then().statusCode(200).body("name", equalTo("Renamed mid-run"))
+                .body("messages.content", hasItem("two")).body("lastRun.runId", equalTo("run-2"));
+    }
 }

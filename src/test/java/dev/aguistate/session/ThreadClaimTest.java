@@ -12,6 +12,7 @@ import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfigs;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadInfo;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
@@ -54,7 +55,7 @@ class ThreadClaimTest {
                 new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
                 .await().atMost(WAIT);
         ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds),
-                memory, StoreConfigs.of(Map.of()), null);
+                memory, StoreConfigs.of(Map.of()), null, null);
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
@@ -69,7 +70,7 @@ class ThreadClaimTest {
 
     private static StoredThread thread(long version, List<Message> messages) {
         return new StoredThread(THREAD, Caller.ANONYMOUS.owner(), "chat", JsonNodeFactory.instance.objectNode(),
-                messages, ThreadMeta.EMPTY, version, Instant.EPOCH, Instant.EPOCH, null);
+                messages, ThreadMeta.EMPTY, version, Instant.EPOCH, Instant.EPOCH);
     }
 
     /** The real store; after the first load of a thread answers, another run ends (its commit lands). */
@@ -102,6 +103,11 @@ class ThreadClaimTest {
         @Override
         public Uni<StoredThread> commit(ThreadCommit commit) {
             return store.commit(commit);
+        }
+
+        @Override
+        public Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+            return store.saveInfo(thread, expected, info);
         }
 
         @Override

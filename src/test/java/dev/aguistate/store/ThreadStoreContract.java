@@ -210,6 +210,55 @@ public abstract class ThreadStoreContract {
     }
 
     @Test
+    void infoIsSavedBesideTheThreadOnlyOverTheExpectedOneAndARunsCommitKeepsIt() {
+        ThreadKey id = newId();
+        StoredThread first = commit(thread(id, json("{\"v\":1}"), List.of()), 0);
+        ThreadInfo named = new ThreadInfo("Soup ideas", false, json("{\"project\":\"kitchen\",\"n\":1.5}"));
+
+        assertTrue(store().saveInfo(id, ThreadInfo.EMPTY, named).await().atMost(WAIT));
+        assertFalse(store().saveInfo(id, ThreadInfo.EMPTY, new ThreadInfo("other", true, null))
+                .await().atMost(WAIT), "the info moved on since EMPTY was read");
+        StoredThread loaded = store().load(id).await().atMost(WAIT).orElseThrow();
+        assertEquals(named, loaded.info());
+        assertEquals(1, loaded.version(), "saving info is not a commit");
+        assertEquals(first.updatedAt(), loaded.updatedAt());
+
+        StoredThread second = commit(thread(id, json("{\"v\":2}"), List.of()), 1);
+        assertEquals(named, second.info(), "a run that read the thread before the rename commits over it");
+        assertEquals(named, store().load(id).await().atMost(WAIT).orElseThrow().info());
+        ThreadInfo archived = new ThreadInfo("Soup ideas", true, named.metadata());
+        assertTrue(store().saveInfo(id, named, archived).await().atMost(WAIT));
+        assertEquals(List.of(archived), store().list(owner, 0, 10).await().atMost(WAIT).stream()
+                .map(ThreadSummary::info).toList(), "listings carry the info");
+        assertTrue(store().saveInfo(id, archived, ThreadInfo.EMPTY).await().atMost(WAIT));
+        assertEquals(ThreadInfo.EMPTY, store().load(id).await().atMost(WAIT).orElseThrow().info());
+
+        store().saveInfo(id, ThreadInfo.EMPTY, named).await().atMost(WAIT);
+        store().delete(id).await().atMost(WAIT);
+        assertFalse(store().saveInfo(id, named, archived).await().atMost(WAIT), "a deleted thread has none");
+        assertEquals(ThreadInfo.EMPTY, commit(thread(id, json("{}"), List.of()), 0).info(),
+                "a new thread of the same id starts without the old one's info");
+        assertEquals(ThreadInfo.EMPTY, store().load(id).await().atMost(WAIT).orElseThrow().info());
+    }
+
+    @Test
+    void aListingCarriesHowTheLatestRunEnded() {
+        ThreadKey id = newId();
+        commit(thread(id, json("{}"), List.of()), 0);
+        RunRecord ended = new RunRecord("run-1", "key-1", Instant.parse("2026-11-20T09:30:00Z"),
+                Instant.parse("2026-11-20T09:31:00.5Z"), "llm_error");
+        StoredThread thread = thread(id, json("{}"), List.of());
+        commit(new StoredThread(id.threadId(), id.owner(), thread.agent(), thread.state(), thread.messages(),
+                new ThreadMeta(Map.of(), List.of(), List.of(), null, ended), 1, Instant.EPOCH, Instant.EPOCH), 1);
+
+        ThreadSummary listed = store().list(owner, 0, 10).await().atMost(WAIT).get(0);
+
+        assertEquals(ended, listed.lastRun());
+        assertNull(store().list("nobody-" + UUID.randomUUID(), 0, 1).await().atMost(WAIT).stream().findFirst()
+                .map(ThreadSummary::lastRun).orElse(null));
+    }
+
+    @Test
     void theSameThreadIdIsAnotherThreadForAnotherOwner() {
         ThreadKey alices = newId();
         ThreadKey bobs = new ThreadKey("other-" + UUID.randomUUID(), alices.threadId());

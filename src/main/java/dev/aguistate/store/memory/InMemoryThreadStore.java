@@ -7,6 +7,7 @@ import dev.aguistate.store.SerializedCommit;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadInfo;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadBackend;
@@ -48,7 +49,7 @@ public final class InMemoryThreadStore implements ThreadBackend {
 
     /**
      * A stored thread: its JSON, what a listing or a version check reads without parsing it, and its summary of the
-     * earlier conversation with the size of its JSON, which counts in the thread's.
+     * earlier conversation with the size of its JSON, which counts in the thread's. Its info is in its summary.
      */
     private record Held(String owner, ThreadSummary summary, SerializedCommit json, Instant expiresAt,
                         ConversationSummary conversationSummary, long summaryBytes) {
@@ -62,7 +63,7 @@ public final class InMemoryThreadStore implements ThreadBackend {
                     ThreadJson.state(ThreadJson.text(json.state())),
                     ThreadJson.messages(ThreadJson.text(json.messages())),
                     ThreadJson.meta(ThreadJson.text(json.meta())), summary.version(), summary.createdAt(),
-                    summary.updatedAt(), conversationSummary);
+                    summary.updatedAt(), conversationSummary, summary.info());
         }
 
         Held until(Instant expiry) {
@@ -71,6 +72,13 @@ public final class InMemoryThreadStore implements ThreadBackend {
 
         Held summarized(ConversationSummary newSummary, long newSummaryBytes) {
             return new Held(owner, summary, json, expiresAt, newSummary, newSummaryBytes);
+        }
+
+        Held described(ThreadInfo info) {
+            ThreadSummary s = summary;
+            return new Held(owner, new ThreadSummary(s.threadId(), s.agent(), s.version(), s.messageCount(),
+                    s.createdAt(), s.updatedAt(), info, s.lastRun()), json, expiresAt, conversationSummary,
+                    summaryBytes);
         }
     }
 
@@ -156,7 +164,8 @@ public final class InMemoryThreadStore implements ThreadBackend {
             throw new ThreadTooLarge("thread " + next.threadId() + " with its summary", json.threadBytes()
                     + summaryBytes, maxThreadBytes);
         }
-        StoredThread stored = next.committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
+        StoredThread stored = next.described(current == null ? ThreadInfo.EMPTY : current.summary().info())
+                .committed(actual + 1, current == null ? now : current.summary().createdAt(), now);
         remove(next.key());
         Held held = new Held(stored.owner(), stored.summary(), json.threadOnly(), now.plus(ttl),
                 current == null ? null : current.conversationSummary(), summaryBytes);
@@ -212,6 +221,22 @@ public final class InMemoryThreadStore implements ThreadBackend {
                 byOwner.remove(held.owner());
             }
         }
+    }
+
+    @Override
+    public Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+        return Uni.createFrom().item(() -> saveInfoNow(thread, expected, info));
+    }
+
+    private synchronized boolean saveInfoNow(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+        Held held = live(thread);
+        if (held == null || !held.summary().info().equals(expected)) {
+            return false;
+        }
+        Held described = held.described(info);
+        unindex(held);
+        put(described);
+        return true;
     }
 
     @Override

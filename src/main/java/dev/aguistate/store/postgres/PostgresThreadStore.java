@@ -7,6 +7,7 @@ import dev.aguistate.store.SerializedCommit;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadInfo;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadBackend;
@@ -55,7 +56,8 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
                 UPDATE agui_threads SET expires_at = now() + $3::interval
                 WHERE owner = $1 AND thread_id = $2 AND expires_at > now()
                   AND expires_at < now() + $3::interval - $4::interval)
-            SELECT agent, state::text, messages::text, meta::text, version, created_at, updated_at, summary::text
+            SELECT agent, state::text, messages::text, meta::text, version, created_at, updated_at, summary::text,
+                   info::text
             FROM agui_threads WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
 
     // The write statements take the same $1..$8; json arrives as text ($n::text::json) because the driver would
@@ -67,18 +69,20 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
                     $8::text::json)
             ON CONFLICT (owner, thread_id) DO UPDATE
                 SET (agent, state, messages, message_count, version, created_at, updated_at, expires_at,
-                     meta, summary, summary_through)
+                     meta, summary, summary_through, info)
                   = (excluded.agent, excluded.state, excluded.messages, excluded.message_count,
-                     1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL)
+                     1, now(), now(), excluded.expires_at, excluded.meta, NULL, NULL, NULL)
                 WHERE t.expires_at <= now() -- an expired thread that is not deleted yet counts as absent
-            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes""";
+            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes,
+                      info::text""";
 
     private static final String UPDATE_THREAD = """
             UPDATE agui_threads
             SET agent = $3, state = $4::text::json, messages = $5::text::json, message_count = $6,
                 version = version + 1, updated_at = now(), expires_at = now() + $7::interval, meta = $8::text::json
             WHERE owner = $1 AND thread_id = $2 AND version = $9 AND expires_at > now()
-            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes""";
+            RETURNING version, created_at, updated_at, coalesce(octet_length(summary::text), 0) AS summary_bytes,
+                      info::text""";
 
     private static final String THREAD_VERSION = """
             SELECT version FROM agui_threads WHERE owner = $1 AND thread_id = $2 AND expires_at > now()""";
@@ -100,7 +104,8 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
             "DELETE FROM agui_threads WHERE owner = $1 AND thread_id = $2 RETURNING expires_at > now()";
 
     private static final String LIST = """
-            SELECT thread_id, agent, version, message_count, created_at, updated_at
+            SELECT thread_id, agent, version, message_count, created_at, updated_at, info::text,
+                   (meta -> 'lastRun')::text AS last_run
             FROM agui_threads
             WHERE owner = $1 AND expires_at > now()
             ORDER BY updated_at DESC, thread_id
@@ -146,6 +151,12 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
                       AND summary_through IS NOT DISTINCT FROM $3)
                        AS thread_bytes""";
 
+    /** Only while the stored info is the expected one ($3, null for none); the version and the update time stay. */
+    private static final String SAVE_INFO = """
+            UPDATE agui_threads SET info = $4::text::json
+            WHERE owner = $1 AND thread_id = $2 AND expires_at > now()
+              AND info::jsonb IS NOT DISTINCT FROM $3::text::jsonb""";
+
     private static final String LOCK_SUMMARY = """
             INSERT INTO agui_summary_locks AS l (owner, thread_id, token, expires_at)
             VALUES ($1, $2, $3, now() + $4::interval)
@@ -183,7 +194,8 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
                 first(rows).map(row -> new StoredThread(thread.threadId(), thread.owner(), row.getString("agent"),
                         ThreadJson.state(row.getString("state")), ThreadJson.messages(row.getString("messages")),
                         ThreadJson.meta(row.getString("meta")), row.getLong("version"), instant(row, "created_at"),
-                        instant(row, "updated_at"), ThreadJson.summary(row.getString("summary")))));
+                        instant(row, "updated_at"), ThreadJson.summary(row.getString("summary")),
+                        ThreadJson.info(row.getString("info")))));
     }
 
     @Override
@@ -217,8 +229,8 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
                         throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", bytes,
                                 maxThreadBytes);
                     }
-                    return thread.committed(row.getLong("version"), instant(row, "created_at"),
-                            instant(row, "updated_at"));
+                    return thread.described(ThreadJson.info(row.getString("info")))
+                            .committed(row.getLong("version"), instant(row, "created_at"), instant(row, "updated_at"));
                 });
     }
 
@@ -258,6 +270,12 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
     }
 
     @Override
+    public Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+        return statements.execute(SAVE_INFO, key(thread).addString(ThreadJson.info(expected))
+                .addString(ThreadJson.info(info))).map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
     public Uni<Boolean> delete(ThreadKey thread) {
         return statements.execute(DELETE, key(thread))
                 .map(rows -> first(rows).map(row -> row.getBoolean(0)).orElse(false));
@@ -268,7 +286,8 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
         return statements.execute(LIST, Tuple.of(owner, limit, offset)).map(rows ->
                 StreamSupport.stream(rows.spliterator(), false).map(row -> new ThreadSummary(
                         row.getString("thread_id"), row.getString("agent"), row.getLong("version"),
-                        row.getInteger("message_count"), instant(row, "created_at"), instant(row, "updated_at")))
+                        row.getInteger("message_count"), instant(row, "created_at"), instant(row, "updated_at"),
+                        ThreadJson.info(row.getString("info")), ThreadJson.run(row.getString("last_run"))))
                         .toList());
     }
 

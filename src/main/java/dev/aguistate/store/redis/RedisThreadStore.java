@@ -7,6 +7,7 @@ import dev.aguistate.store.SerializedCommit;
 import dev.aguistate.store.StoredThread;
 import dev.aguistate.store.SummaryLock;
 import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadInfo;
 import dev.aguistate.store.ThreadJson;
 import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadBackend;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -65,6 +67,7 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
     private static final RedisScript UNLOCK = RedisScript.named("unlock");
     private static final RedisScript RENEW = RedisScript.named("renew");
     private static final RedisScript SAVE_SUMMARY = RedisScript.named("summary");
+    private static final RedisScript SAVE_INFO = RedisScript.named("info");
 
     private final Redis redis;
     private final Duration ttl;
@@ -98,7 +101,12 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
                 ThreadJson.state(fields.get(2).toString()), ThreadJson.messages(fields.get(3).toString()),
                 ThreadJson.meta(fields.get(7) == null ? null : fields.get(7).toString()), fields.get(4).toLong(),
                 instant(fields.get(5)), instant(fields.get(6)),
-                ThreadJson.summary(fields.get(8) == null ? null : fields.get(8).toString()));
+                ThreadJson.summary(text(fields.get(8))), ThreadJson.info(text(fields.get(9))));
+    }
+
+    /** A field's text; null when it is absent. */
+    private static String text(Response field) {
+        return field == null ? null : field.toString();
     }
 
     @Override
@@ -121,7 +129,8 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
         List<String> args = new ArrayList<>(List.of(thread.threadId(), Long.toString(commit.expectedVersion()),
                 millis(ttl), thread.owner(), thread.agent(), ThreadJson.text(json.state()),
                 ThreadJson.text(json.messages()), Integer.toString(thread.messages().size()),
-                ThreadJson.text(json.meta()), Long.toString(json.threadBytes()), Long.toString(maxThreadBytes)));
+                ThreadJson.text(json.meta()), Long.toString(json.threadBytes()), Long.toString(maxThreadBytes),
+                Objects.requireNonNullElse(ThreadJson.run(thread.meta().lastRun()), "")));
         for (int n = 0; n < commit.scopes().size(); n++) {
             ThreadCommit.ScopeWrite write = commit.scopes().get(n);
             keys.add(SCOPE + write.scope());
@@ -136,7 +145,8 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
                 throw new ThreadTooLarge("thread " + thread.threadId() + " with its summary", reply.get(1).toLong(),
                         maxThreadBytes);
             }
-            return thread.committed(reply.get(1).toLong(), instant(reply.get(2)), instant(reply.get(3)));
+            return thread.described(ThreadJson.info(text(reply.get(4))))
+                    .committed(reply.get(1).toLong(), instant(reply.get(2)), instant(reply.get(3)));
         });
     }
 
@@ -150,6 +160,13 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
     }
 
     /** The owner index keeps the id until a listing finds the thread gone (list.lua). */
+    @Override
+    public Uni<Boolean> saveInfo(ThreadKey thread, ThreadInfo expected, ThreadInfo info) {
+        return SAVE_INFO.run(redis, List.of(threadKey(thread)), List.of(
+                Objects.requireNonNullElse(ThreadJson.info(expected), ""),
+                Objects.requireNonNullElse(ThreadJson.info(info), ""))).map(saved -> saved.toInteger() == 1);
+    }
+
     @Override
     public Uni<Boolean> delete(ThreadKey thread) {
         return redis.send(Request.cmd(Command.DEL).arg(threadKey(thread))).map(deleted -> deleted.toLong() == 1);
@@ -167,7 +184,8 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
         List<ThreadSummary> summaries = new ArrayList<>(page.size());
         for (Response fields : page) {
             summaries.add(new ThreadSummary(fields.get(0).toString(), fields.get(1).toString(),
-                    fields.get(2).toLong(), fields.get(3).toInteger(), instant(fields.get(4)), instant(fields.get(5))));
+                    fields.get(2).toLong(), fields.get(3).toInteger(), instant(fields.get(4)), instant(fields.get(5)),
+                    ThreadJson.info(text(fields.get(6))), ThreadJson.run(text(fields.get(7)))));
         }
         return summaries;
     }
