@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ClientConformanceIT {
 
     @RegisterExtension
-    static final PackagedServer SERVER = new PackagedServer("conformance", Map.of());
+    static final PackagedServer SERVER = PackagedServer.defaults();
 
     @Test
     void officialClientAcceptsEveryRun() throws Exception {

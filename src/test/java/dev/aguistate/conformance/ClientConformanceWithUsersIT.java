@@ -13,15 +13,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The conformance suite's case that needs two users (connecting to another user's live run), with the official
- * {@code @ag-ui/client} 1.0.0 and 0.0.59, against the packaged server with two API keys; {@link ClientConformanceIT}
+ * {@code @ag-ui/client} 1.0.0 and 0.0.59, against the packaged server with API keys; {@link ClientConformanceIT}
  * runs the rest of the suite on a server with one user, where that case is skipped.
  */
 class ClientConformanceWithUsersIT {
 
     @RegisterExtension
-    static final PackagedServer SERVER = new PackagedServer("conformance-users", Map.of(
-            "agui.auth.api-keys.alice-key", "alice",
-            "agui.auth.api-keys.bob-key", "bob"));
+    static final PackagedServer SERVER = PackagedServer.withApiKeys();
 
     @Test
     void officialClientAcceptsWhatAnotherUsersThreadIsAnsweredWith() throws Exception {

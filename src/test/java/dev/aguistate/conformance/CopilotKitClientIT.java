@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CopilotKitClientIT {
 
     @RegisterExtension
-    static final PackagedServer SERVER = new PackagedServer("copilotkit", Map.of());
+    static final PackagedServer SERVER = PackagedServer.defaults();
 
     @Test
     void copilotKitsClientRunsAgainstTheRuntimeEndpoints() throws Exception {

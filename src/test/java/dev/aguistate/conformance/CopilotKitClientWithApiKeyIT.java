@@ -11,14 +11,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CopilotKitClientWithApiKeyIT {
 
-    private static final String KEY = "copilotkit-app-key";
-
     @RegisterExtension
-    static final PackagedServer SERVER = new PackagedServer("copilotkit-api-key",
-            Map.of("agui.auth.api-keys." + KEY, "carol"));
+    static final PackagedServer SERVER = PackagedServer.withApiKeys();
 
     @Test
     void copilotKitsClientSendsTheAppsKeyOnEveryRequest() throws Exception {
-        CopilotKitClientIT.runSuite(SERVER, Map.of("AGUI_API_KEY", KEY));
+        CopilotKitClientIT.runSuite(SERVER, Map.of("AGUI_API_KEY", PackagedServer.COPILOTKIT_KEY));
     }
 }

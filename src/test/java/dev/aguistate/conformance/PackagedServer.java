@@ -2,20 +2,31 @@ package dev.aguistate.conformance;
 
 import dev.aguistate.replicas.ServerInstance;
 import java.util.Map;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The packaged server ({@code target/quarkus-app}, built by the package phase) started for a test class, as a user
- * starts it: {@code java -jar} with its production defaults (no LLM configured, so the scripted demo model answers)
- * and the given {@code -D} properties. The Node suites run against it in {@code verify}; its log is printed when a
- * test fails. As {@code testing.BlockedEventLoopGuard} does for the test server, a test fails when the server logged
- * a blocked thread ("Thread ... has been blocked for ...") while it ran.
+ * The packaged server ({@code target/quarkus-app}, built by the package phase) as a user starts it: {@code java -jar}
+ * with its production defaults (no LLM configured, so the scripted demo model answers) and the given {@code -D}
+ * properties. It starts before the first test class that registers it and stops at the end of the run, so that the
+ * classes that register equal properties share one server ({@link #defaults()}, {@link #withApiKeys()}). The Node
+ * suites run against it in {@code verify}; its log is printed when a test fails. As
+ * {@code testing.BlockedEventLoopGuard} does for the test server, a test fails when the server logged a blocked
+ * thread ("Thread ... has been blocked for ...") while it ran.
  */
-final class PackagedServer implements BeforeAllCallback, AfterAllCallback, AfterEachCallback, TestWatcher {
+final class PackagedServer implements BeforeAllCallback, AfterEachCallback, TestWatcher {
+
+    private static final ExtensionContext.Namespace SERVERS = ExtensionContext.Namespace.create(PackagedServer.class);
+
+    /** A started server in the run's store, which stops it when the run ends. */
+    private record Started(ServerInstance instance) implements AutoCloseable {
+        @Override
+        public void close() {
+            instance.close();
+        }
+    }
 
     private final String name;
     private final Map<String, String> properties;
@@ -28,6 +39,24 @@ final class PackagedServer implements BeforeAllCallback, AfterAllCallback, After
         this.properties = properties;
     }
 
+    /** The server with its defaults: one anonymous user. */
+    static PackagedServer defaults() {
+        return new PackagedServer("defaults", Map.of());
+    }
+
+    /**
+     * The server with three API keys: {@code alice-key} and {@code bob-key} for two users of the AG-UI client, and
+     * {@value #COPILOTKIT_KEY}, the key a CopilotKit application sends for its user {@code carol}.
+     */
+    static PackagedServer withApiKeys() {
+        return new PackagedServer("api-keys", Map.of(
+                "agui.auth.api-keys.alice-key", "alice",
+                "agui.auth.api-keys.bob-key", "bob",
+                "agui.auth.api-keys." + COPILOTKIT_KEY, "carol"));
+    }
+
+    static final String COPILOTKIT_KEY = "copilotkit-app-key";
+
     /** Where it serves, for {@code AGUI_SERVER_URL}. */
     String url() {
         return instance.url();
@@ -35,8 +64,12 @@ final class PackagedServer implements BeforeAllCallback, AfterAllCallback, After
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        instance = ServerInstance.launch(name, properties);
-        instance.awaitReady();
+        instance = context.getRoot().getStore(SERVERS).computeIfAbsent(properties, key -> {
+            ServerInstance launched = ServerInstance.launch(name, properties);
+            launched.awaitReady();
+            return new Started(launched);
+        }, Started.class).instance();
+        checked = instance.log().length(); // what an earlier class saw was checked in its own tests
     }
 
     @Override
@@ -48,11 +81,6 @@ final class PackagedServer implements BeforeAllCallback, AfterAllCallback, After
             throw new AssertionError("the packaged server reported a blocked thread; its log since the test began:\n"
                     + since);
         }
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        instance.close();
     }
 
     @Override

@@ -12,46 +12,22 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.AgentsFileProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.WebhookReceiverResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** An agent declared in an agents file (agui.agents.file) is listed and runs with shared, predictive state. */
 @QuarkusTest
-@TestProfile(DeclarativeAgentRunTest.AgentsFromFile.class)
+@TestProfile(AgentsFileProfile.class)
 class DeclarativeAgentRunTest extends StubbedLlmTestBase {
-
-    /**
-     * The stubbed LLM, plus the agents of a test file; the default agent is one of them. Run webhooks go to a
-     * {@link WebhookReceiverResource} (RunWebhooksTest), which shares this boot rather than paying for its own.
-     */
-    public static class AgentsFromFile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.agents.file", "src/test/resources/agents/declarative-agents.yaml");
-            overrides.put("agui.agents.default", "itinerary");
-            return overrides;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            List<TestResourceEntry> resources = new ArrayList<>(super.testResources());
-            resources.add(new TestResourceEntry(WebhookReceiverResource.class));
-            return resources;
-        }
-    }
 
     @Test
     void theDeclaredAgentIsListedWithItsStateTool() {
-        given().get("/agui/agents").then().statusCode(200)
+        given().header(AgentsFileProfile.AUTHORIZATION[0], AgentsFileProfile.AUTHORIZATION[1])
+                .get("/agui/agents").then().statusCode(200)
                 .body("agents.find { it.name == 'itinerary' }.description",
                         equalTo("Plans a trip; the itinerary fills in while it writes."))
                 .body("agents.find { it.name == 'itinerary' }.tools", contains("set_itinerary"))
@@ -70,7 +46,7 @@ class DeclarativeAgentRunTest extends StubbedLlmTestBase {
         RunRequests request = RunRequests.fresh().user("Plan Lisbon");
         request.body().putObject("state");
 
-        SseClient.Stream stream = client.run("/agui/itinerary", request.json());
+        SseClient.Stream stream = client.run("/agui/itinerary", request.json(), AgentsFileProfile.AUTHORIZATION);
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertEquals(RunRequests.JSON.readTree("""

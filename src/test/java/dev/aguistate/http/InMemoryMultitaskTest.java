@@ -1,8 +1,9 @@
 package dev.aguistate.http;
 
+import dev.aguistate.testing.StubbedLlmProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(MultitaskContract.Memory.class)
+@TestProfile(StubbedLlmProfile.class)
 class InMemoryMultitaskTest extends MultitaskContract {}

@@ -9,7 +9,7 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.TokensProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TokenIssuer;
 import dev.aguistate.testing.UnknownThreads;
@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,25 +37,8 @@ import org.junit.jupiter.api.Test;
  * {@link TokenIssuer}; every endpoint is asked with each kind of bad token.
  */
 @QuarkusTest
-@TestProfile(JwtAuthTest.WithTokens.class)
+@TestProfile(TokensProfile.class)
 class JwtAuthTest extends StubbedLlmTestBase {
-
-    public static class WithTokens extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.auth.api-keys.service-key", "service");
-            overrides.put("agui.auth.jwt.tenant-claim", TokenIssuer.TENANT_CLAIM);
-            return overrides;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            List<TestResourceEntry> resources = new ArrayList<>(super.testResources());
-            resources.add(new TestResourceEntry(TokenIssuer.Pem.class));
-            return resources;
-        }
-    }
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -139,7 +121,6 @@ class JwtAuthTest extends StubbedLlmTestBase {
         SseClient.Stream stream = run("/agui/chat", request, alice);
         assertEquals(200, stream.response().statusCode(), stream.raw());
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
-        assertFalse(stream.ofType("RUN_STARTED").get(0).has("metadata"), "tracing is off unless configured");
 
         Map<String, HttpResponse<String>> answers = everyEndpoint(request.threadId(),
                 RunRequests.of(request.threadId(), "connect-" + UUID.randomUUID()).json(), "Authorization", alice);

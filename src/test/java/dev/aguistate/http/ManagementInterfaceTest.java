@@ -4,14 +4,11 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.aguistate.testing.StubbedLlmProfile;
-import dev.aguistate.testing.StubbedLlmTestBase;
+import dev.aguistate.testing.DefaultsProfile;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URL;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,18 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * port for a management port of their own, as docs/operations.md recommends for production.
  */
 @QuarkusTest
-@TestProfile(ManagementInterfaceTest.OnAManagementPort.class)
-class ManagementInterfaceTest extends StubbedLlmTestBase {
-
-    public static class OnAManagementPort extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("quarkus.management.enabled", "true");
-            overrides.put("quarkus.management.test-port", "0"); // any free port, so suites can run side by side
-            return overrides;
-        }
-    }
+@TestProfile(DefaultsProfile.class)
+class ManagementInterfaceTest {
 
     // Relative to the management root path, /q.
     @TestHTTPResource(value = "health/ready", management = true)

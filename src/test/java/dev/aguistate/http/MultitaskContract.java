@@ -9,15 +9,12 @@ import dev.aguistate.store.SharedThreadStoreContract;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
-import dev.aguistate.testing.StoreProfiles;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,36 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class MultitaskContract extends StubbedLlmTestBase {
 
-    static final int MAX_QUEUED = 4;
     private static final String AGENT = "/agui/" + GatedAgent.NAME;
-
-    /** The store's profile with {@code agui.run.max-queued} small enough to reach. */
-    static Map<String, String> withQueueBound(Map<String, String> base) {
-        Map<String, String> overrides = new HashMap<>(base);
-        overrides.put("agui.run.max-queued", String.valueOf(MAX_QUEUED));
-        return overrides;
-    }
-
-    public static class Memory extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return withQueueBound(super.getConfigOverrides());
-        }
-    }
-
-    public static class Redis extends StoreProfiles.Redis {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return withQueueBound(super.getConfigOverrides());
-        }
-    }
-
-    public static class Postgres extends StoreProfiles.Postgres {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return withQueueBound(super.getConfigOverrides());
-        }
-    }
 
     @AfterEach
     void openTheGate() {
@@ -156,7 +124,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         List<SseClient.LiveStream> waiting = new ArrayList<>();
         try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
-            for (int i = 0; i < MAX_QUEUED; i++) {
+            for (int i = 0; i < StubbedLlmProfile.MAX_QUEUED; i++) {
                 waiting.add(client.open(AGENT, RunRequests.of(first.threadId(), "run-w" + i).user("w" + i).json()));
             }
 
@@ -250,7 +218,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
 
     @Test
     void manyClientsAtOnceWithEnqueueEachEndInTheTranscriptExactlyOnce() {
-        int clients = MAX_QUEUED + 1; // one runs, the rest wait
+        int clients = StubbedLlmProfile.MAX_QUEUED + 1; // one runs, the rest wait
         stub.setDefault(StubResponse.stream().text("Noted.").build());
         String threadId = RunRequests.fresh().threadId();
         ExecutorService senders = Executors.newFixedThreadPool(clients);
@@ -365,7 +333,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
 
     @Test
     void manyClientsAtOnceSteeringAndEnqueuingEachEndInTheTranscriptExactlyOnce() throws InterruptedException {
-        int clients = 2 * (MAX_QUEUED - 1); // half steer, half wait their turn
+        int clients = 2 * (StubbedLlmProfile.MAX_QUEUED - 1); // half steer, half wait their turn
         RunRequests first = gatedRun("first");
         stub.setDefault(StubResponse.stream().text("Noted.").build());
         ExecutorService senders = Executors.newFixedThreadPool(clients);

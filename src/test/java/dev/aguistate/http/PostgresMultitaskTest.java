@@ -6,6 +6,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(MultitaskContract.Postgres.class)
+@TestProfile(StoreProfiles.Postgres.class)
 @ExtendWith(StoreProfiles.PostgresReachable.class)
 class PostgresMultitaskTest extends MultitaskContract {}

@@ -6,6 +6,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(MultitaskContract.Redis.class)
+@TestProfile(StoreProfiles.Redis.class)
 @ExtendWith(StoreProfiles.RedisReachable.class)
 class RedisMultitaskTest extends MultitaskContract {}

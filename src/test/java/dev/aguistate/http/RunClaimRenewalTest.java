@@ -5,33 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.LongWaitsProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A run that lasts longer than agui.store.lock-ttl keeps its thread: the server renews the claim while it runs. */
 @QuarkusTest
-@TestProfile(RunClaimRenewalTest.ShortClaims.class)
+@TestProfile(LongWaitsProfile.class)
 class RunClaimRenewalTest extends StubbedLlmTestBase {
-
-    // long enough that a renewal delayed by a busy machine (GC, a loaded CI host) still lands in time
-    static final Duration LOCK_TTL = Duration.ofMillis(1500);
-
-    public static class ShortClaims extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.store.lock-ttl", LOCK_TTL.toMillis() + "ms");
-            overrides.put("agui.llm.idle-timeout", "20s");
-            return overrides;
-        }
-    }
 
     @Test
     void aLongRunStillHoldsItsThreadAfterSeveralClaimLifetimes() throws InterruptedException {
@@ -40,7 +24,7 @@ class RunClaimRenewalTest extends StubbedLlmTestBase {
         try (SseClient.LiveStream running = client.open("/agui/notebook", first.json())) {
             running.await("TEXT_MESSAGE_CONTENT");
             // Time itself is what this test is about: without renewal the claim would have lapsed twice over.
-            Thread.sleep(LOCK_TTL.multipliedBy(3).toMillis());
+            Thread.sleep(LongWaitsProfile.LOCK_TTL.multipliedBy(3).toMillis());
 
             HttpResponse<String> second = client.post("/agui/notebook",
                     RunRequests.of(first.threadId(), "run-2").multitask("reject").user("me too").json(),

@@ -51,6 +51,7 @@ class RunEndpointTest extends StubbedLlmTestBase {
         }
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         assertEquals("1.0", stream.events().get(0).path("protocolVersion").asText(), "the producer's AG-UI version");
+        assertFalse(stream.events().get(0).has("metadata"), "tracing is off unless configured");
         assertEquals(List.of("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT",
                 "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), stream.types());
         assertEquals("Hello world", stream.ofType("TEXT_MESSAGE_CONTENT").stream()

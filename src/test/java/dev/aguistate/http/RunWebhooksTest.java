@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.testing.AgentsFileProfile;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * outcome, {@code failures} for failed runs) unless the agent declares its own ({@code hooked}, in the agents file).
  */
 @QuarkusTest
-@TestProfile(DeclarativeAgentRunTest.AgentsFromFile.class)
+@TestProfile(AgentsFileProfile.class)
 class RunWebhooksTest extends StubbedLlmTestBase {
 
     private static final String AGENT = "/agui/itinerary";
@@ -42,7 +43,7 @@ class RunWebhooksTest extends StubbedLlmTestBase {
         for (StubResponse answer : answers) {
             stub.enqueue(answer);
         }
-        return client.run(path, request.json());
+        return client.run(path, request.json(), AgentsFileProfile.AUTHORIZATION);
     }
 
     private Received the(String path, RunRequests request, String secret) {
@@ -67,7 +68,7 @@ class RunWebhooksTest extends StubbedLlmTestBase {
         assertEquals(request.threadId(), data.get("threadId").asText());
         assertEquals(request.runId(), data.get("runId").asText());
         assertEquals("itinerary", data.get("agent").asText());
-        assertEquals("anonymous", data.get("user").asText());
+        assertEquals("alice", data.get("user").asText());
         assertTrue(data.path("tenant").isMissingNode(), "no tenant for an anonymous caller");
         assertEquals("finished", data.get("outcome").asText());
         assertEquals(stream.last().get("usage"), data.get("usage"), "the usage RUN_FINISHED reported");
@@ -116,9 +117,9 @@ class RunWebhooksTest extends StubbedLlmTestBase {
     void aStoppedRunIsPostedCancelled() {
         RunRequests request = RunRequests.fresh().user("tell a story");
         stub.enqueue(StubResponse.stream().text("Once", " upon", " a time").stallAfter(2).build());
-        try (SseClient.LiveStream owner = client.open(AGENT, request.json())) {
+        try (SseClient.LiveStream owner = client.open(AGENT, request.json(), AgentsFileProfile.AUTHORIZATION)) {
             owner.await("TEXT_MESSAGE_CONTENT");
-            assertEquals(200, client.post(AGENT + "/stop/" + request.threadId(), new byte[0]).statusCode());
+            assertEquals(200, client.post(AGENT + "/stop/" + request.threadId(), new byte[0], AgentsFileProfile.AUTHORIZATION).statusCode());
             owner.readToEnd();
         }
 

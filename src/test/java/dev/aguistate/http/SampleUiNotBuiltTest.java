@@ -4,14 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
+import dev.aguistate.testing.DefaultsProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,27 +17,14 @@ import org.junit.jupiter.api.Test;
  * fresh clone lacks): {@code /} says how to build it instead of falling through, and serves the UI once it is built.
  */
 @QuarkusTest
-@TestProfile(SampleUiNotBuiltTest.NotBuilt.class)
+@TestProfile(DefaultsProfile.class)
 class SampleUiNotBuiltTest {
 
-    private static final Path DIR = Path.of("target", "sample-ui-not-built").toAbsolutePath();
-
-    /** An empty directory, as frontend-sample/dist is before the first build. */
-    public static class NotBuilt implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                Files.createDirectories(DIR);
-                Files.deleteIfExists(DIR.resolve("index.html"));
-                return Map.of("agui.sample-ui.dir", DIR.toString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    }
+    private static final Path DIR = DefaultsProfile.SAMPLE_UI;
 
     @Test
     void theRootSaysHowToBuildTheUiUntilItIsBuiltThenServesIt() throws IOException {
+        Files.deleteIfExists(DIR.resolve("index.html")); // as frontend-sample/dist is before the first build
         given().get("/").then().statusCode(200)
                 .contentType(containsString("text/html"))
                 .body(containsString("npm --prefix frontend-sample run build"),

@@ -5,38 +5,30 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.aguistate.testing.DefaultsProfile;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code agui.sample-ui.dir}: the built sample UI at {@code /}, without shadowing the API. */
 @QuarkusTest
-@TestProfile(SampleUiRouteTest.WithSampleUi.class)
+@TestProfile(DefaultsProfile.class)
 class SampleUiRouteTest {
 
     /** A stand-in for frontend-sample/dist: an index page, an asset, a hidden file. */
-    public static class WithSampleUi implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                Path dir = Files.createTempDirectory("sample-ui");
-                Files.createDirectories(dir.resolve("assets"));
-                Files.writeString(dir.resolve("index.html"), "<!doctype html><title>sample ui marker</title>");
-                Files.writeString(dir.resolve("assets/app.js"), "console.log('sample asset');");
-                Files.writeString(dir.resolve(".env"), "SECRET=1");
-                return Map.of("agui.sample-ui.dir", dir.toString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+    @BeforeEach
+    void built() throws IOException {
+        Path dir = DefaultsProfile.SAMPLE_UI;
+        Files.createDirectories(dir.resolve("assets"));
+        Files.writeString(dir.resolve("index.html"), "<!doctype html><title>sample ui marker</title>");
+        Files.writeString(dir.resolve("assets/app.js"), "console.log('sample asset');");
+        Files.writeString(dir.resolve(".env"), "SECRET=1");
     }
 
     @Test

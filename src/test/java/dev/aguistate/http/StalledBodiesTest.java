@@ -9,10 +9,9 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.LongWaitsProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,9 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,22 +39,11 @@ import org.junit.jupiter.api.Test;
  * addresses (127.0.0.2, ...) than the normal client, as clients on other machines would.
  */
 @QuarkusTest
-@TestProfile(StalledBodiesTest.Profile.class)
+@TestProfile(LongWaitsProfile.class)
 class StalledBodiesTest extends StubbedLlmTestBase {
 
-    /** A body timeout longer than the test, so that only the bounds decide; a server budget of six bodies. */
-    public static class Profile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.http.request-body-timeout", "120s");
-            overrides.put("agui.http.pending-bodies.max-bytes", String.valueOf(6 * BODY));
-            return overrides;
-        }
-    }
-
     /** What each stalled body announces; the default per-client share holds four of them. */
-    private static final int BODY = 1_048_576;
+    private static final int BODY = LongWaitsProfile.BODY;
     private static final int PER_CLIENT = 4 * BODY;
 
     private final List<Stalled> attack = new ArrayList<>();

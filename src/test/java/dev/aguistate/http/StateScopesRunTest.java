@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.session.Caller;
+import dev.aguistate.store.ScopedState;
+import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadCommit;
+import dev.aguistate.store.ThreadStore;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
@@ -14,7 +21,12 @@ import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +36,28 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(StubbedLlmProfile.class)
 class StateScopesRunTest extends StubbedLlmTestBase {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    ThreadStore store;
+
+    /**
+     * The anonymous user's and the app's scopes are every thread's on this server: each test leaves them empty, as
+     * it found them, so that what the other classes of the profile see does not depend on whether this one ran
+     * first. They are emptied as a run's commit writes them, with a thread of its own, deleted after.
+     */
+    @AfterEach
+    void emptyTheSharedScopes() {
+        ScopedState user = store.loadScope(ScopedState.userScope(Caller.ANONYMOUS.owner())).await().atMost(WAIT);
+        ScopedState app = store.loadScope(Caller.ANONYMOUS.appScope()).await().atMost(WAIT);
+        ObjectNode empty = JsonNodeFactory.instance.objectNode();
+        StoredThread carrier = new StoredThread("scope-reset-" + UUID.randomUUID(), Caller.ANONYMOUS.owner(),
+                "scoped", empty, List.of(), null, 0, Instant.EPOCH, Instant.EPOCH);
+        store.commit(new ThreadCommit(carrier, 0, List.of(new ThreadCommit.ScopeWrite(user.scope(), empty,
+                user.version()), new ThreadCommit.ScopeWrite(app.scope(), empty, app.version())))).await().atMost(WAIT);
+        store.delete(carrier.key()).await().atMost(WAIT);
+    }
 
     private SseClient.Stream setThenRun(String tool, String valueJson, RunRequests request) {
         stub.enqueue(StubResponse.stream().toolCall("c-" + UUID.randomUUID(), tool, "{\"value\":" + valueJson + "}").build());

@@ -11,7 +11,7 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.TokensProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -22,10 +22,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.function.Predicate;
@@ -37,20 +35,10 @@ import org.junit.jupiter.api.Test;
  * and token usage is a metric. The LLM is the OpenAI-wire stub; the spans are read from an in-memory exporter.
  */
 @QuarkusTest
-@TestProfile(TracingTest.Traced.class)
+@TestProfile(TokensProfile.class)
 class TracingTest extends StubbedLlmTestBase {
 
-    public static class Traced extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("quarkus.otel.sdk.disabled", "false");
-            overrides.put("quarkus.otel.traces.sampler", "parentbased_always_on");
-            overrides.put("quarkus.otel.bsp.schedule.delay", "50ms");
-            return overrides;
-        }
-    }
-
+    private static final String[] SERVICE = {"Authorization", "Bearer " + TokensProfile.SERVICE_KEY};
     private static final List<String> CONTENT_ATTRIBUTES = List.of("gen_ai.input.messages", "gen_ai.output.messages",
             "gen_ai.system_instructions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result");
 
@@ -110,7 +98,7 @@ class TracingTest extends StubbedLlmTestBase {
         String metricsBefore = given().get("/q/metrics").then().extract().asString();
         RunRequests request = RunRequests.fresh().user("What time is it? secret-prompt-text");
 
-        SseClient.Stream stream = client.run("/agui/stateless", request.json(),
+        SseClient.Stream stream = client.run("/agui/stateless", request.json(), SERVICE[0], SERVICE[1],
                 "traceparent", "00-" + traceId + "-" + callerSpan + "-01");
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
@@ -186,7 +174,7 @@ class TracingTest extends StubbedLlmTestBase {
         stub.enqueue(StubResponse.error(401, "{\"error\":{\"message\":\"bad key\"}}"));
         RunRequests request = RunRequests.fresh().user("hi");
 
-        SseClient.Stream stream = client.run("/agui/chat", request.json());
+        SseClient.Stream stream = client.run("/agui/chat", request.json(), SERVICE);
 
         assertEquals("llm_authentication_failed", stream.last().path("code").asText(), stream.raw());
         String traceId = stream.ofType("RUN_STARTED").get(0).path("metadata").path("trace").path("traceId").asText();

@@ -3,13 +3,12 @@ package dev.aguistate.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aguistate.testing.DefaultsProfile;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,15 +16,8 @@ import org.junit.jupiter.api.Test;
  * once (the default configuration, document asking and recipe not, runs in the conformance and browser suites).
  */
 @QuarkusTest
-@TestProfile(SampleConfirmationTest.RecipeAsks.class)
+@TestProfile(DefaultsProfile.class)
 class SampleConfirmationTest {
-
-    public static class RecipeAsks implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("agui.samples.require-confirmation", "recipe", "agui.llm.demo.chunk-delay", "0ms");
-        }
-    }
 
     private final SseClient client = SseClient.forTestServer();
 

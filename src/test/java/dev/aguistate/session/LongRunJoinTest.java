@@ -12,16 +12,14 @@ import dev.aguistate.testing.BlockedEventLoopGuard;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.LongWaitsProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,20 +30,8 @@ import org.junit.jupiter.api.Test;
  * {@link #NOTES} notes.
  */
 @QuarkusTest
-@TestProfile(LongRunJoinTest.Profile.class)
+@TestProfile(LongWaitsProfile.class)
 class LongRunJoinTest extends StubbedLlmTestBase {
-
-    /** The stub server, with a stricter event-loop limit and an upstream that may stay silent. */
-    public static class Profile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.llm.idle-timeout", "2m");
-            overrides.put("quarkus.vertx.max-event-loop-execute-time", "1s");
-            overrides.put("quarkus.vertx.warning-exception-time", "1s"); // with the stack of what blocked
-            return overrides;
-        }
-    }
 
     private static final String AGENT = "/agui/predictive-notebook";
     private static final Duration WAIT = Duration.ofSeconds(60);

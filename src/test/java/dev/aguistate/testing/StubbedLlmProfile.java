@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * The server with its real langchain4j adapter pointed at an {@link OpenAiStub}; short timeouts so that the
- * keep-alive, idle-timeout and round-limit paths are reachable in a test. Threads may hold 64 MiB (8 by default):
+ * keep-alive, idle-timeout, round-limit and full-queue paths are reachable in a test. Threads may hold 64 MiB (8 by default):
  * {@code UpstreamFaultRunTest} streams 32 MB of text, which the run keeps. It is the one profile of most
  * {@code @QuarkusTest}s, so that they share one boot: a test that needs a setting of its own shares a profile with
  * the tests that need the same, or gets one of its own, and Quarkus restarts for it.
@@ -16,6 +16,8 @@ public class StubbedLlmProfile implements QuarkusTestProfile {
     public static final int MAX_ROUNDS = 3;
     public static final int CONTEXT_MAX_MESSAGES = 50;
     public static final String CONTEXT_MAX_AGE = "P1D";
+    /** {@code agui.run.max-queued}: few enough runs waiting for one thread that a test reaches the bound. */
+    public static final int MAX_QUEUED = 4;
 
     @Override
     public Map<String, String> getConfigOverrides() {
@@ -24,6 +26,7 @@ public class StubbedLlmProfile implements QuarkusTestProfile {
                 "agui.http.request-body-timeout", "2s",
                 "agui.llm.idle-timeout", "1500ms",
                 "agui.run.max-rounds", String.valueOf(MAX_ROUNDS),
+                "agui.run.max-queued", String.valueOf(MAX_QUEUED),
                 "agui.state.delta-interval", "0ms",
                 "agui.run.context.max-messages", String.valueOf(CONTEXT_MAX_MESSAGES),
                 "agui.run.context.max-age", CONTEXT_MAX_AGE,

@@ -9,7 +9,7 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.AgentsFileProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -24,26 +24,17 @@ import org.junit.jupiter.api.Test;
  * takes the {@code ToolContext} writes the shared state and knows the caller's credential.
  */
 @QuarkusTest
-@TestProfile(JavaToolsAgentTest.OrdersAgent.class)
+@TestProfile(AgentsFileProfile.class)
 class JavaToolsAgentTest extends StubbedLlmTestBase {
-
-    public static class OrdersAgent extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.agents.file", "src/test/resources/agents/java-tools-agents.yaml");
-            overrides.put("agui.auth.api-keys.desk-key", "alice");
-            return overrides;
-        }
-    }
 
     @Test
     void theAgentListsTheBeansToolsAndTheLlmSeesTheirSchemas() throws Exception {
-        given().header("Authorization", "Bearer desk-key").get("/agui/agents").then().statusCode(200)
+        given().header(AgentsFileProfile.AUTHORIZATION[0], AgentsFileProfile.AUTHORIZATION[1])
+                .get("/agui/agents").then().statusCode(200)
                 .body("agents.find { it.name == 'orders' }.tools", contains("lookupOrder", "rememberOrder"));
         stub.enqueue(StubResponse.stream().text("Hello.").build());
 
-        client.run("/agui/orders", RunRequests.fresh().user("Hi").json(), "Authorization", "Bearer desk-key");
+        client.run("/agui/orders", RunRequests.fresh().user("Hi").json(), AgentsFileProfile.AUTHORIZATION);
 
         Map<String, JsonNode> offered = new HashMap<>();
         stub.lastRequest().get("tools").forEach(tool -> offered.put(tool.at("/function/name").asText(),
@@ -66,7 +57,7 @@ class JavaToolsAgentTest extends StubbedLlmTestBase {
         stub.enqueue(StubResponse.stream().text("A-17 shipped on Monday.").build());
         RunRequests request = RunRequests.fresh().user("Where is A-17?");
 
-        SseClient.Stream stream = client.run("/agui/orders", request.json(), "Authorization", "Bearer desk-key");
+        SseClient.Stream stream = client.run("/agui/orders", request.json(), AgentsFileProfile.AUTHORIZATION);
 
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());
         Map<String, String> results = new HashMap<>();

@@ -12,7 +12,7 @@ import dev.aguistate.testing.McpServersResource;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.TokensProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TokenIssuer;
 import io.opentelemetry.api.common.AttributeKey;
@@ -25,9 +25,7 @@ import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.StreamSupport;
@@ -41,29 +39,8 @@ import org.junit.jupiter.api.Test;
  * purpose. Callers prove themselves with signed tokens (the forwarded token is checked) or an API key.
  */
 @QuarkusTest
-@TestProfile(McpToolsTest.WithMcpServers.class)
+@TestProfile(TokensProfile.class)
 class McpToolsTest extends StubbedLlmTestBase {
-
-    public static class WithMcpServers extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.auth.api-keys.service-key", "service");
-            overrides.put("agui.tools.max-result-chars", "10000");
-            overrides.put("quarkus.otel.sdk.disabled", "false");
-            overrides.put("quarkus.otel.traces.sampler", "parentbased_always_on");
-            overrides.put("quarkus.otel.bsp.schedule.delay", "50ms");
-            return overrides;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            List<TestResourceEntry> resources = new ArrayList<>(super.testResources());
-            resources.add(new TestResourceEntry(TokenIssuer.Pem.class));
-            resources.add(new TestResourceEntry(McpServersResource.class));
-            return resources;
-        }
-    }
 
     @Inject
     InMemorySpanExporter spans;
@@ -75,7 +52,7 @@ class McpToolsTest extends StubbedLlmTestBase {
     void setUp() {
         fixture = McpServersResource.fixture();
         fixture.reset();
-        token = TokenIssuer.current().token("alice", null);
+        token = TokenIssuer.current().token("alice", "mcp"); // a tenant of its own: JwtAuthTest sets acme's app: keys
         awaitListed("mcp-stdio", "mcp__everything__echo");
         awaitListed("mcp-http", "echo");
         awaitListed("mcp-sse", "mcp__old__echo");

@@ -1,4 +1,4 @@
-package dev.aguistate.http;
+package dev.aguistate.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
