@@ -27,8 +27,8 @@ public interface HttpConfig {
     /**
      * Whether responses, event streams included, are compressed (gzip or deflate) for clients that send
      * {@code Accept-Encoding}; each frame is still flushed as it is written. Off by default: each compressed stream
-     * holds a zlib deflater, about 256 KB of native memory (0.5 GB at 2,000 streams), and the compact cursors already
-     * keep a run's bytes near what other AG-UI servers send (docs/benchmarks.md, bytes on the wire).
+     * holds a zlib deflater, 100 to 200 KB of native memory (0.2 to 0.4 GB at 2,000 streams), and the compact cursors
+     * already keep a run's bytes near what other AG-UI servers send (docs/benchmarks.md, bytes on the wire).
      */
     @WithDefault("false")
     boolean compression();
