@@ -26,7 +26,7 @@ const TERMINAL = new Set<string>([EventType.RUN_FINISHED, EventType.RUN_ERROR]);
  *
  * - Its runs ask to go on without their connection (`forwardedProps.onDisconnect: "continue"`), so closing the
  *   page or losing the network no longer stops them; {@link stop} does.
- * - It remembers the `id:` of the last SSE frame it read ({@link lastEventId}, `<runId>:<seq>`). The client's own
+ * - It remembers the `id:` of the last SSE frame it read ({@link lastEventId}, `<run>.<seq>`). The client's own
  *   SSE parser drops `id:`, so the agent reads it off the bytes on their way to the parser (its `fetch` passes
  *   every event stream through {@link wholeFrames}).
  * - A stream cut mid-run (a network error, or the end of the body before `RUN_FINISHED`/`RUN_ERROR`) is resumed

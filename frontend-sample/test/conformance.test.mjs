@@ -1058,7 +1058,7 @@ async function frames(response) {
   });
 }
 
-test("every frame of a run carries id: <runId>:<seq>, 1, 2, … in order", TIMEOUT, async () => {
+test("every frame of a run carries id: <run>.<seq>, 1, 2, … in order", TIMEOUT, async () => {
   const runId = randomUUID();
   const response = await fetch(CHAT_URL, {
     method: "POST",
@@ -1068,7 +1068,9 @@ test("every frame of a run carries id: <runId>:<seq>, 1, 2, … in order", TIMEO
   });
   const all = await frames(response);
   assert.ok(all.length >= 4, `a few frames: ${all.length}`);
-  assert.deepEqual(all.map((f) => f.id), all.map((_, i) => `${runId}:${i + 1}`));
+  const run = all[0].id.slice(0, all[0].id.indexOf(".") + 1); // the run, named by its claim's ordinal
+  assert.match(run, /^[0-9a-z]+\.$/, `a compact cursor: ${all[0].id}`);
+  assert.deepEqual(all.map((f) => f.id), all.map((_, i) => `${run}${i + 1}`));
   assert.equal(all.at(-1).event.type, "RUN_FINISHED");
   // The client reading the same kind of run stays quiet: every test above reads frames with ids.
 });
@@ -1218,7 +1220,7 @@ test("a network drop mid-run: ReconnectingAgent resumes from its cursor and ends
 
   assertCleanRun(rec);
   assert.deepEqual(requests.map((r) => r.path), ["/agui/chat", "/agui/chat/connect"], "one run, one resume");
-  assert.match(requests[1].cursor, new RegExp(`^${rec.runId}:\\d+$`), "the resume sends the last id read");
+  assert.match(requests[1].cursor, /^[0-9a-z]+\.\d+$/, "the resume sends the last id read");
   const [text] = textMessages(rec);
   assert.equal(text.text, expected, "every piece of the answer once, in order");
   assert.equal(agent.messages.at(-1).content, expected);

@@ -203,7 +203,7 @@ final class LiveRun {
         byte[] json = AgUiJson.writeBytes(event);
         long number = ++seq;
         LoggedEvent logged = new LoggedEvent(number, new String(json, StandardCharsets.UTF_8));
-        byte[] frame = RunFrames.frame(runId(), number, json);
+        byte[] frame = RunFrames.frame(runId(), key(), number, json);
         boolean last = event.endsRun();
         MultiEmitter<? super byte[]> to;
         boolean fellBehind;

@@ -97,7 +97,7 @@ public class RunConnections {
                     return restated(caller, agent, threadId, stored, active.runId(), lost());
                 }
                 RunRecord last = stored.map(t -> t.meta().lastRun()).orElse(null);
-                if (last != null && cursor.isPresent() && cursor.get().runId().equals(last.runId())) {
+                if (last != null && cursor.isPresent() && cursor.get().in(last.runId(), last.key())) {
                     return replay(last, cursor.get().seq()).chain(frames -> frames.isPresent()
                             ? Uni.createFrom().item(frames.get())
                             : restated(caller, agent, threadId, stored, input.runId(), null));
@@ -135,7 +135,7 @@ public class RunConnections {
 
     private Uni<Multi<byte[]>> live(Caller caller, AgentDefinition agent, Optional<StoredThread> stored, RunLock run,
                                     Optional<Cursor> cursor) {
-        if (cursor.isPresent() && cursor.get().runId().equals(run.runId())) {
+        if (cursor.isPresent() && cursor.get().in(run.runId(), run.token())) {
             long after = cursor.get().seq();
             // A cursor counts when the log holds the event it names. One beyond the log names an event that never
             // comes, and one before what the log keeps has lost what followed: both are unknown, as no cursor is.
@@ -165,7 +165,7 @@ public class RunConnections {
                     // RUN_STARTED, always entry 1, is in the prelude even before the log holds it
                     long after = Math.max(1, projection.lastSeq());
                     return Multi.createBy().concatenating().streams(
-                            Multi.createFrom().iterable(frames(prelude, Cursor.id(run.runId(), after))),
+                            Multi.createFrom().iterable(frames(prelude, Cursor.id(run.runId(), run.token(), after))),
                             tail(run, after));
                 });
     }
@@ -189,7 +189,7 @@ public class RunConnections {
         return followed(run, after)
                 .onItem().transform(entry -> {
                     if (entry != LOST) {
-                        return frame(run.runId(), entry);
+                        return frame(run.runId(), run.token(), entry);
                     }
                     LOG.warnf("threadId=%s runId=%s: the run's replica no longer holds it, and its log has no end: "
                             + "the run was lost", run.threadId(), run.runId());
@@ -262,7 +262,7 @@ public class RunConnections {
                     if (lastPage == null || !terminal(lastPage.get(lastPage.size() - 1))) {
                         return Optional.empty();
                     }
-                    return Optional.of(entries(run.key(), after).map(entry -> frame(run.runId(), entry)));
+                    return Optional.of(entries(run.key(), after).map(entry -> frame(run.runId(), run.key(), entry)));
                 }));
     }
 
@@ -329,8 +329,8 @@ public class RunConnections {
         return frames;
     }
 
-    private static byte[] frame(String runId, LoggedEvent entry) {
-        return RunFrames.frame(runId, entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
+    private static byte[] frame(String runId, String token, LoggedEvent entry) {
+        return RunFrames.frame(runId, token, entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
     }
 
     /** Whether a logged event ends its run. */

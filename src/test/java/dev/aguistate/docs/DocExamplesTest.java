@@ -34,9 +34,9 @@ import org.junit.jupiter.api.TestFactory;
  * print with the output the page shows. Blocks are marked with HTML comments ({@link MarkdownBlocks}); a file's
  * blocks run in order, since later ones continue the threads earlier ones started.
  *
- * <p>Both sides are compared with random ids (UUIDs, tool call ids) and times replaced by placeholders, and
- * without blank lines; in the shown output, {@code …} stands for any lines (a line of its own) or any characters
- * (within a line), so a page may shorten what it shows.
+ * <p>Both sides are compared with random ids (UUIDs, tool call ids, the runs cursors name) and times replaced by
+ * placeholders, and without blank lines; in the shown output, {@code …} stands for any lines (a line of its own) or
+ * any characters (within a line), so a page may shorten what it shows.
  */
 @QuarkusTest
 @TestProfile(ScriptedDemoProfile.class)
@@ -45,6 +45,8 @@ class DocExamplesTest {
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Pattern CALL_ID = Pattern.compile("\\b(call|confirm)_[0-9a-f]{16,}");
     private static final Pattern TIME = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+    /** A frame's cursor names its run by a number the store counts: any run's is shown as {@code <run>}. */
+    private static final Pattern CURSOR = Pattern.compile("(?m)^id: [0-9a-z]+\\.");
     private static final String ANY = "…";
 
     @Test
@@ -134,8 +136,8 @@ class DocExamplesTest {
     }
 
     static List<String> normalized(String text) {
-        String replaced = TIME.matcher(CALL_ID.matcher(UUID.matcher(text).replaceAll("<uuid>")).replaceAll("$1_<id>"))
-                .replaceAll("<time>");
+        String replaced = TIME.matcher(CALL_ID.matcher(UUID.matcher(CURSOR.matcher(text).replaceAll("id: <run>."))
+                .replaceAll("<uuid>")).replaceAll("$1_<id>")).replaceAll("<time>");
         List<String> lines = new ArrayList<>();
         for (String line : replaced.split("\n")) {
             if (!line.isBlank()) {

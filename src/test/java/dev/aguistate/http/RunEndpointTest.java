@@ -42,11 +42,12 @@ class RunEndpointTest extends StubbedLlmTestBase {
         assertEquals("no-cache", stream.response().headers().firstValue("cache-control").orElseThrow());
         assertEquals("no", stream.response().headers().firstValue("x-accel-buffering").orElseThrow());
         assertFalse(stream.raw().contains("\r"), "frames are LF-only");
-        assertTrue(stream.raw().startsWith("id: " + request.runId() + ":1\ndata: {\"type\":\"RUN_STARTED\""),
-                stream.raw());
+        String run = stream.raw().substring("id: ".length(), stream.raw().indexOf('.'));
+        assertTrue(run.matches("[0-9a-z]{1,13}"), "the run named by a short number in base 36: " + stream.raw());
+        assertTrue(stream.raw().startsWith("id: " + run + ".1\ndata: {\"type\":\"RUN_STARTED\""), stream.raw());
         String[] frames = stream.raw().split("\n\n");
         for (int i = 0; i < frames.length; i++) {
-            assertTrue(frames[i].startsWith("id: " + request.runId() + ":" + (i + 1) + "\ndata: "),
+            assertTrue(frames[i].startsWith("id: " + run + "." + (i + 1) + "\ndata: "),
                     "every frame carries its cursor, numbered from 1: " + frames[i]);
         }
         EventStreamVerifier.verify(stream.events(), request.threadId(), request.runId());

@@ -69,7 +69,8 @@ class DetachedRunsTest extends StubbedLlmTestBase {
             before = stream.events();
             cursor = stream.ids().get(stream.ids().size() - 1);
         }
-        assertEquals(request.runId() + ":" + before.size(), cursor, "ids count the run's events from 1");
+        String run = cursor.substring(0, cursor.indexOf('.') + 1);
+        assertEquals(run + before.size(), cursor, "ids count the run's events from 1");
 
         List<JsonNode> after;
         List<String> afterIds;
@@ -78,7 +79,7 @@ class DetachedRunsTest extends StubbedLlmTestBase {
             afterIds = resumed.ids();
         }
 
-        assertEquals(request.runId() + ":" + (before.size() + 1), afterIds.get(0), "exactly the events after it");
+        assertEquals(run + (before.size() + 1), afterIds.get(0), "exactly the events after it");
         List<JsonNode> whole = new ArrayList<>(before);
         whole.addAll(after);
         EventStreamVerifier.verify(whole, request.threadId(), request.runId());
@@ -86,6 +87,57 @@ class DetachedRunsTest extends StubbedLlmTestBase {
         JsonNode thread = storedThread(request.threadId());
         assertEquals(FULL_TEXT, thread.at("/messages/1/content").asText(), "the run finished without its client");
         assertEquals("success", thread.at("/lastRun/outcome").asText());
+    }
+
+    @Test
+    void aCursorOfTheOlderFormRunIdColonSeqStillResumesExactlyAfterIt() {
+        enqueueSlowAnswer();
+        RunRequests request = continuing(RunRequests.fresh().user("write a long line"));
+        List<JsonNode> before;
+        try (SseClient.LiveStream stream = client.open(AGENT, request.json())) {
+            stream.readUntil(e -> e.path("type").asText().equals("TEXT_MESSAGE_CONTENT")
+                    && e.get("delta").asText().equals("w5 "));
+            before = stream.events();
+        }
+
+        List<JsonNode> after;
+        try (SseClient.LiveStream resumed = connect(request, "Last-Event-ID", request.runId() + ":" + before.size())) {
+            after = resumed.readToEnd();
+        }
+
+        List<JsonNode> whole = new ArrayList<>(before);
+        whole.addAll(after);
+        EventStreamVerifier.verify(whole, request.threadId(), request.runId());
+        assertEquals(FULL_TEXT, text(whole), "a client that read ids before the upgrade loses and repeats nothing");
+    }
+
+    @Test
+    void aCursorOfAnEarlierRunOfTheThreadNeverResumesALaterOneOfTheSameRunId() {
+        stub.enqueue(StubResponse.stream().text("first ", "answer").build());
+        RunRequests first = RunRequests.fresh().user("say something");
+        String earlier;
+        try (SseClient.LiveStream stream = client.open(AGENT, first.json())) {
+            stream.readToEnd();
+            earlier = stream.ids().get(2);
+        }
+        enqueueSlowAnswer();
+        RunRequests second = continuing(RunRequests.of(first.threadId(), first.runId()).user("write a long line"));
+        try (SseClient.LiveStream owner = client.open(AGENT, second.json())) {
+            owner.readUntil(e -> e.path("type").asText().equals("TEXT_MESSAGE_CONTENT")
+                    && e.get("delta").asText().equals("w5 "));
+
+            List<JsonNode> joined;
+            try (SseClient.LiveStream joiner = connect(second, "Last-Event-ID", earlier)) {
+                joined = joiner.readToEnd();
+            }
+
+            assertEquals(List.of("RUN_STARTED", "MESSAGES_SNAPSHOT"), joined.subList(0, 2).stream()
+                    .map(e -> e.get("type").asText()).toList(),
+                    "the later run's join prelude, not its events after the earlier run's third: " + earlier);
+            EventStreamVerifier.verify(joined, second.threadId(), second.runId());
+            assertEquals(FULL_TEXT, text(joined));
+            owner.readToEnd();
+        }
     }
 
     @Test

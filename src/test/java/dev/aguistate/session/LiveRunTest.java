@@ -73,7 +73,7 @@ class LiveRunTest {
         List<LoggedEvent> logged = log.read("token-1", 0, 100).await().atMost(Duration.ofSeconds(10));
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L), logged.stream().map(LoggedEvent::seq).toList());
         assertEquals(sent.stream().map(AgUiJson::write).toList(), logged.stream().map(LoggedEvent::json).toList());
-        assertEquals(new String(RunFrames.frame("r", 1, AgUiJson.writeBytes(sent.get(0))), StandardCharsets.UTF_8),
+        assertEquals(new String(RunFrames.frame("r", "token-1", 1, AgUiJson.writeBytes(sent.get(0))), StandardCharsets.UTF_8),
                 new String(client.get().getItems().get(0), StandardCharsets.UTF_8));
     }
 }

@@ -324,6 +324,25 @@ public abstract class ThreadStoreContract {
     }
 
     @Test
+    void everyClaimCarriesAnOrdinalNoOtherClaimHadOnTheSameThreadOrAnotherEvenWhenTheyRace() {
+        ThreadKey id = newId();
+        List<Long> ordinals = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RunLock held = store().tryLock(id, "same run id", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();
+            assertEquals(Optional.of(held), store().claim(id).await().atMost(WAIT), "read back with its ordinal");
+            ordinals.add(RunLock.ordinal(held.token()).orElseThrow());
+            store().unlock(held).await().atMost(WAIT);
+        }
+        List<CompletableFuture<Optional<RunLock>>> racing = IntStream.range(0, 20)
+                .mapToObj(i -> store().tryLock(newId(), "run", Duration.ofMinutes(1)).subscribeAsCompletionStage())
+                .toList();
+        racing.forEach(claim -> ordinals.add(RunLock.ordinal(claim.join().orElseThrow().token()).orElseThrow()));
+
+        assertEquals(ordinals.size(), new HashSet<>(ordinals).size(), "no ordinal given twice: " + ordinals);
+        assertTrue(ordinals.get(0) < ordinals.get(1) && ordinals.get(1) < ordinals.get(2), "one thread's count up");
+    }
+
+    @Test
     void onlyTheHolderRenewsAClaimAndOnlyWhileItHoldsIt() {
         ThreadKey id = newId();
         RunLock held = store().tryLock(id, "run-1", Duration.ofMinutes(1)).await().atMost(WAIT).orElseThrow();

@@ -98,6 +98,8 @@ public final class InMemoryThreadStore implements ThreadBackend {
     private long heldBytes;
     private final Map<String, ScopedState> scopes = new HashMap<>();
     private final Map<ThreadKey, Claim> claims = new HashMap<>();
+    /** How many claims this store gave: its claims' ordinals ({@link RunLock#token(long)}); guarded by this. */
+    private long claimsGiven;
     private final Map<ThreadKey, SummaryLease> summaryLocks = new HashMap<>();
 
     public InMemoryThreadStore(Clock clock, Duration ttl, int maxThreads, long maxBytes, long maxThreadBytes) {
@@ -279,7 +281,7 @@ public final class InMemoryThreadStore implements ThreadBackend {
         if (liveClaim(thread, now) != null) {
             return Optional.empty();
         }
-        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
+        RunLock lock = new RunLock(thread, runId, RunLock.token(++claimsGiven));
         claims.put(thread, new Claim(lock, now.plus(lockTtl)));
         return Optional.of(lock);
     }

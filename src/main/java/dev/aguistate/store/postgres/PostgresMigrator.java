@@ -20,7 +20,8 @@ public final class PostgresMigrator {
 
     /** In the order they apply; a new migration is a new file, added at the end. */
     private static final List<String> MIGRATIONS = List.of("V1__threads.sql", "V2__thread_meta.sql", "V3__claim_run.sql",
-            "V4__run_events.sql", "V5__thread_summary.sql", "V6__threads_by_owner.sql", "V7__thread_info.sql");
+            "V4__run_events.sql", "V5__thread_summary.sql", "V6__threads_by_owner.sql", "V7__thread_info.sql",
+            "V8__claims_given.sql");
 
     /** Any constant that other users of the database do not lock on: "agui" in ASCII. */
     private static final long LOCK_KEY = 0x61677569L;

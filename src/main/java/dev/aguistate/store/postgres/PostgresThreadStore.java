@@ -111,10 +111,13 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
             ORDER BY updated_at DESC, thread_id
             LIMIT $2 OFFSET $3""";
 
-    /** Takes the claim if there is none or it lapsed; returns a row only then. */
+    /**
+     * Takes the claim if there is none or it lapsed; returns a row only then, with the claim's token: the next
+     * ordinal of {@code agui_claims_given}, then $3 ({@link RunLock#token(long)}).
+     */
     private static final String LOCK = """
             INSERT INTO agui_thread_locks AS l (owner, thread_id, token, expires_at, run_id)
-            VALUES ($1, $2, $3, now() + $4::interval, $5)
+            VALUES ($1, $2, nextval('agui_claims_given') || '.' || $3, now() + $4::interval, $5)
             ON CONFLICT (owner, thread_id) DO UPDATE
                 SET token = excluded.token, run_id = excluded.run_id, expires_at = excluded.expires_at
                 WHERE l.expires_at <= now()
@@ -293,10 +296,11 @@ public final class PostgresThreadStore implements ThreadBackend, AutoCloseable {
 
     @Override
     public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
-        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
-        return statements.execute(LOCK, key(thread).addString(lock.token()).addValue(Interval.of(lockTtl))
-                        .addString(runId))
-                .map(rows -> rows.rowCount() == 1 ? Optional.of(lock) : Optional.empty());
+        return statements.execute(LOCK, key(thread).addString(UUID.randomUUID().toString())
+                        .addValue(Interval.of(lockTtl)).addString(runId))
+                .map(rows -> rows.rowCount() == 1
+                        ? Optional.of(new RunLock(thread, runId, rows.iterator().next().getString("token")))
+                        : Optional.empty());
     }
 
     @Override

@@ -40,6 +40,7 @@ import java.util.UUID;
  *   <li>{@code agui:scope:<scope>}: a hash of a shared scope's state and version;</li>
  *   <li>{@code agui:user:<owner>:lock:<id>}: the token of the run that holds the thread, and the run's id, expiring
  *       with the claim;</li>
+ *   <li>{@code agui:claims-given}: how many claims were taken, the ordinal in each claim's token;</li>
  *   <li>{@code agui:user:<owner>:summarizing:<id>}: the token of the replica that summarizes the thread, expiring
  *       likewise.</li>
  * </ul>
@@ -57,6 +58,8 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
     private static final String THREAD = "thread:";
     private static final String OWNER = "agui:owner:";
     private static final String SCOPE = "agui:scope:";
+    /** The number of claims all replicas took: each claim's ordinal ({@link RunLock#token(long)}). */
+    private static final String CLAIMS_GIVEN = "agui:claims-given";
     private static final String LOCK = "lock:";
     private static final String SUMMARIZING = "summarizing:";
 
@@ -192,10 +195,12 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
 
     @Override
     public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
-        RunLock lock = new RunLock(thread, runId, UUID.randomUUID().toString());
-        return redis.send(Request.cmd(Command.SET).arg(claimKey(thread)).arg(claimValue(lock))
-                        .arg("NX").arg("PX").arg(lockTtl.toMillis()))
-                .map(set -> set == null ? Optional.empty() : Optional.of(lock));
+        return redis.send(Request.cmd(Command.INCR).arg(CLAIMS_GIVEN)).chain(ordinal -> {
+            RunLock lock = new RunLock(thread, runId, RunLock.token(ordinal.toLong()));
+            return redis.send(Request.cmd(Command.SET).arg(claimKey(thread)).arg(claimValue(lock))
+                            .arg("NX").arg("PX").arg(lockTtl.toMillis()))
+                    .map(set -> set == null ? Optional.<RunLock>empty() : Optional.of(lock));
+        });
     }
 
     @Override
@@ -254,7 +259,7 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
         return ownersKeys(thread.owner()) + SUMMARIZING + thread.threadId();
     }
 
-    /** A claim's value: its token (a UUID, which never holds the separator), then its run's id. */
+    /** A claim's value: its token (which never holds the separator), then its run's id. */
     private static String claimValue(RunLock lock) {
         return lock.token() + CLAIM_SEPARATOR + lock.runId();
     }

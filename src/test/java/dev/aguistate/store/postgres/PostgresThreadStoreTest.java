@@ -97,7 +97,7 @@ class PostgresThreadStoreTest extends SharedThreadStoreContract {
                     .andFailFast().await().atMost(WAIT);
             new PostgresMigrator().migrate(first).await().atMost(WAIT);
 
-            assertEquals(List.of(1, 2, 3, 4, 5, 6, 7), column(first, "SELECT version FROM agui_schema_migrations ORDER BY version"));
+            assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8), column(first, "SELECT version FROM agui_schema_migrations ORDER BY version"));
             assertEquals(List.of("agui_run_events", "agui_run_logs", "agui_schema_migrations", "agui_scopes",
                             "agui_summary_locks", "agui_thread_locks", "agui_threads"),
                     column(first, """
