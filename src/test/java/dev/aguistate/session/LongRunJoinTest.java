@@ -56,7 +56,7 @@ class LongRunJoinTest extends StubbedLlmTestBase {
         try (SseClient.LiveStream starter = client.open(AGENT, run.json())) {
             starter.await("TEXT_MESSAGE_CONTENT");
             List<String> ids = starter.ids();
-            long seq = Long.parseLong(ids.get(ids.size() - 1).substring(run.runId().length() + 1));
+            long seq = Cursor.parse(ids.get(ids.size() - 1)).orElseThrow().seq();
             logCounting(run.threadId(), seq);
 
             List<JsonNode> prelude;
