@@ -333,18 +333,23 @@ test("a reload mid-run joins the run: it goes on on screen and ends as it would 
 test("Stop ends the run on the server and the page says stopped, not an error", TIMEOUT, () =>
   withPage("stop", async (page) => {
     await openAgent(page, "chat");
+    const isStop = (r) => new URL(r.url()).pathname === `/agui/chat/stop/${threadOf(page)}`;
     const stops = [];
     page.on("response", (r) => {
-      if (new URL(r.url()).pathname === `/agui/chat/stop/${threadOf(page)}`) stops.push(r);
+      if (isStop(r)) stops.push(r);
     });
+    let stopAnswered;
     await runAndWait(page, async () => {
       await start(page, STORY);
       await answerHasWords(page, 8);
+      stopAnswered = page.waitForResponse(isStop);
       await page.getByRole("button", { name: "Stop" }).click();
     });
 
-    assert.equal(stops.length, 1, "the page asked the server to stop");
-    assert.deepEqual(await stops[0].json(), { stopped: true });
+    // The server writes the run's RUN_FINISHED before it answers the stop request, so the page may show the run
+    // ended before the answer has arrived: wait for the answer, not for a moment.
+    assert.deepEqual(await (await stopAnswered).json(), { stopped: true });
+    assert.equal(stops.length, 1, "the page asked the server to stop, once");
     assert.equal(await shownError(page), "", "a stopped run is not an error");
     assert.equal(await page.getByRole("alert").count(), 0);
     assert.equal((await page.getByRole("status").filter({ hasText: "Stopped." }).innerText()).trim(), "Stopped.");
