@@ -74,7 +74,7 @@ public class ThreadApi {
         }
 
         /** The parameter's value, or -1 when it is not a whole number (of at most nine digits). */
-        private static int wholeNumber(String parameter) {
+        static int wholeNumber(String parameter) {
             return parameter.matches("[0-9]{1,9}") ? Integer.parseInt(parameter) : -1;
         }
     }

@@ -76,7 +76,6 @@ public class ThreadsRoute {
      */
     public record MessagePage(List<Message> messages, String nextBefore) {}
 
-    private static final int MAX_PAGE = 100;
     private static final int DEFAULT_PAGE = 20;
 
     private final ThreadAccess access;
@@ -139,10 +138,10 @@ public class ThreadsRoute {
      * default 20) older than the message {@code before} (absent: the newest), newest first.
      */
     private Uni<Answer> messages(RoutingContext ctx, Caller caller) {
-        int limit = wholeNumber(parameter(ctx, "limit", "20"));
-        if (limit < 1 || limit > MAX_PAGE) {
+        int limit = ThreadApi.ListQuery.wholeNumber(parameter(ctx, "limit", String.valueOf(DEFAULT_PAGE)));
+        if (limit < 1 || limit > ThreadApi.ListQuery.MAX_PAGE) {
             return refused(new ErrorBody(400, "invalid_page",
-                    "limit must be a whole number between 1 and " + MAX_PAGE));
+                    "limit must be a whole number between 1 and " + ThreadApi.ListQuery.MAX_PAGE));
         }
         String before = ctx.queryParams().get("before");
         return withThread(ctx, caller, thread -> page(thread.messages(), before, limit));
@@ -195,15 +194,6 @@ public class ThreadsRoute {
         List<Message> page = new ArrayList<>(messages.subList(start, end));
         Collections.reverse(page);
         return new Answer.Ok(new MessagePage(page, start > 0 ? messages.get(start).id() : null));
-    }
-
-    /** The parameter's value, or -1 when it is not a whole number. */
-    private static int wholeNumber(String parameter) {
-        try {
-            return Integer.parseInt(parameter);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private static ThreadView view(StoredThread thread) {
