@@ -6,7 +6,8 @@
 // default 60): "unfinished" counts those that did not end. events/s counts the events that arrived in the window.
 // Added latency: a run's k-th TEXT_MESSAGE_CONTENT should arrive k × pace after its first one; the lateness beyond
 // that (p50, p99, over the runs that ended in the window), so a server that streams on time scores ≈ 0.
-// With --pid, the server's CPU time (utime+stime from /proc) over the measured window, and its peak threads and RSS.
+// With --pid, the server's CPU time (utime+stime from /proc) over the measured window, per event and per run that
+// ended in it, and its peak threads and RSS.
 //
 // node bench/load.mjs --url http://127.0.0.1:18150/agui --clients 100 --warmup 5 --seconds 20 --pace 15 [--pid P]
 // Prints one JSON line.
@@ -147,6 +148,7 @@ console.log(JSON.stringify({
   runsPerSecond: Number((totals.ended / elapsed).toFixed(1)),
   lateP50Ms: Number(percentile(sorted, 0.5).toFixed(2)), lateP99Ms: Number(percentile(sorted, 0.99).toFixed(2)),
   cpuUsPerEvent: Number((cpuSeconds * 1e6 / Math.max(1, totals.events)).toFixed(1)),
+  cpuMsPerRun: Number((cpuSeconds * 1e3 / Math.max(1, totals.ended)).toFixed(3)),
   serverCpuPercent: Number((cpuSeconds / elapsed * 100).toFixed(0)), peakThreads, peakRssMb: Math.round(peakRssKb / 1024),
 }));
 process.exit(0);
