@@ -18,7 +18,8 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    // two pages: the AG-UI sample (index.html) and its CopilotKit mode (copilotkit.html)
-    rollupOptions: { input: ["index.html", "copilotkit.html"] },
+    // the AG-UI sample (index.html), its CopilotKit mode (copilotkit.html) and CopilotKit's thread list in React
+    // (copilotkit-threads.html)
+    rollupOptions: { input: ["index.html", "copilotkit.html", "copilotkit-threads.html"] },
   },
 });

@@ -1,8 +1,11 @@
-// The sample UI's CopilotKit mode (copilotkit.html: @copilotkit/core, no React, runtimeUrl /copilotkit) in a real
-// headless Chromium against the running server with the scripted demo model; see sample-ui.test.mjs for how.
+// The sample UI's CopilotKit pages in a real headless Chromium against the running server with the scripted demo
+// model (see sample-ui.test.mjs for how): its CopilotKit mode (copilotkit.html: @copilotkit/core, no React, runtimeUrl
+// /copilotkit) and CopilotKit's thread list in React (copilotkit-threads.html: @copilotkit/react-core/v2's
+// CopilotKitProvider and useThreads).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { SERVER_URL, withPage } from "./browser.mjs";
 
 const TIMEOUT = { timeout: 90_000 };
@@ -75,4 +78,65 @@ test("CopilotKit mode: no error box and no Stop while idle; Stop while a run goe
     await page.locator("#app[data-runs='1']").waitFor({ timeout: 30_000 });
     assert.equal(await stop.isVisible(), false, "Stop goes away when the run has ended");
     assert.equal(await page.getByRole("alert").isVisible(), false, "a stopped run is no error");
+  }));
+
+/** A thread of the chat agent with one exchange, named `name` through the thread API, as a product's threads are. */
+async function namedThread(name) {
+  const threadId = randomUUID();
+  const run = await fetch(`${SERVER_URL}/agui/chat`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify({
+      threadId, runId: randomUUID(), state: {}, tools: [], context: [], forwardedProps: {},
+      messages: [{ id: randomUUID(), role: "user", content: "Hello" }],
+    }),
+  });
+  assert.equal(run.status, 200);
+  assert.match(await run.text(), /RUN_FINISHED/, "the stream ends when the run has");
+  await api(`/threads/${threadId}`, { method: "PATCH", body: JSON.stringify({ name }) });
+  return threadId;
+}
+
+async function api(path, init = {}) {
+  const response = await fetch(`${SERVER_URL}${path}`, { ...init, headers: { "Content-Type": "application/json" } });
+  assert.equal(response.status, 200, `${init.method ?? "GET"} ${path}: ${response.status}`);
+  return response.json();
+}
+
+/** The names of the threads the server lists for `query` (GET /threads). */
+const listedNames = async (query) => (await api(`/threads?${query}`)).threads.map((t) => t.name);
+
+test("CopilotKit's useThreads in React lists, renames and archives threads; the server keeps what the page did", TIMEOUT, () =>
+  withPage("copilotkit-threads", async (page) => {
+    const tag = randomUUID().slice(0, 8);
+    const [soup, bread, stew] = [`Soup ${tag}`, `Bread ${tag}`, `Stew ${tag}`];
+    await namedThread(soup);
+    await namedThread(bread);
+
+    await page.goto(`${SERVER_URL}/copilotkit-threads.html?agent=chat`);
+    const list = page.getByRole("region", { name: "Threads" });
+    const rows = list.getByRole("listitem").filter({ hasText: tag });
+    await rows.filter({ hasText: bread }).waitFor();
+    assert.deepEqual(await rows.locator(".thread-name").allInnerTexts(), [bread, soup],
+      "both threads, the newest first, as the server orders them");
+
+    await list.getByRole("button", { name: `Rename ${soup}` }).click();
+    await list.getByRole("textbox", { name: `New name for ${soup}` }).fill(stew);
+    await list.getByRole("button", { name: "Save" }).click();
+    await rows.filter({ hasText: stew }).waitFor();
+    await list.getByRole("button", { name: `Archive ${bread}` }).click();
+    await rows.filter({ hasText: bread }).waitFor({ state: "detached" });
+    await page.locator("section.threads[data-mutating='false']").waitFor();
+    assert.equal(await page.getByRole("alert").count(), 0, "no mutation was refused");
+
+    assert.deepEqual(await listedNames(`q=${tag}`), [stew], "GET /threads: the renamed thread, not the archived one");
+    assert.deepEqual(await listedNames(`q=${tag}&archived=true`), [bread], "the archived thread is kept, archived");
+
+    // what the page shows after a reload is what the server lists, not what the hook changed in place
+    await page.reload();
+    await rows.first().waitFor();
+    assert.deepEqual(await rows.locator(".thread-name").allInnerTexts(), [stew]);
+    await list.getByRole("checkbox", { name: "Show archived" }).check();
+    await rows.filter({ hasText: bread }).waitFor();
+    assert.equal(await rows.filter({ hasText: bread }).getAttribute("data-archived"), "true");
   }));

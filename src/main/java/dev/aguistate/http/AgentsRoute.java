@@ -81,7 +81,7 @@ public class AgentsRoute {
         String name = ctx.pathParam("agent");
         return Uni.createFrom().item(agents.find(name)
                 .<Answer>map(agent -> new Answer.Ok(AgentCapabilities.of(agent, limits)))
-                .orElseGet(() -> new Answer.Refused(ErrorBody.unknownAgent(name))));
+                .orElseGet(() -> new Answer.Refused(ErrorBody.unknownAgent(root, name))));
     }
 
     private AgentInfo info(AgentDefinition agent, String defaultName) {

@@ -30,15 +30,21 @@ public record ErrorBody(int status, String code, String message) {
                 new ErrorBody(422, "invalid_thread_id", "threadId " + violation));
     }
 
-    /** {@code POST /agui} on a server with several agents and no {@code agui.agents.default}. */
-    public static ErrorBody noDefaultAgent() {
-        return new ErrorBody(404, "unknown_agent", "there is no default agent: name one in the path (POST"
-                + " /agui/{agent}; GET /agui/agents lists them) or set agui.agents.default");
+    /**
+     * {@code POST /agui} on a server with several agents and no {@code agui.agents.default}. The paths it names are
+     * under {@code root} ({@code agui.http.root}), as the routes are.
+     */
+    public static ErrorBody noDefaultAgent(BasePath root) {
+        return new ErrorBody(404, "unknown_agent", "there is no default agent: name one in the path (POST "
+                + root.path("/agui/{agent}") + "; " + agentsListed(root) + ") or set agui.agents.default");
     }
 
-    public static ErrorBody unknownAgent(String name) {
-        return new ErrorBody(404, "unknown_agent", "there is no agent named '" + name
-                + "'; GET /agui/agents lists them");
+    public static ErrorBody unknownAgent(BasePath root, String name) {
+        return new ErrorBody(404, "unknown_agent", "there is no agent named '" + name + "'; " + agentsListed(root));
+    }
+
+    private static String agentsListed(BasePath root) {
+        return "GET " + root.path("/agui/agents") + " lists them";
     }
 
     /**

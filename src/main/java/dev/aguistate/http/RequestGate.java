@@ -37,6 +37,8 @@ public class RequestGate {
     private final UserResolver users;
     private final AgentRegistry agents;
     private final HttpConfig config;
+    /** {@code agui.http.root}, which the errors' paths are under. */
+    private final BasePath root;
     private final PendingBodies pending;
     private final Vertx vertx;
 
@@ -44,6 +46,7 @@ public class RequestGate {
         this.users = users;
         this.agents = agents;
         this.config = config;
+        this.root = BasePath.root(config);
         this.pending = pending;
         this.vertx = vertx;
     }
@@ -87,7 +90,8 @@ public class RequestGate {
             return Optional.of(new ErrorBody(406, "not_acceptable",
                     "the response is an event stream; the Accept header must allow text/event-stream"));
         }
-        return agents.find(agentName).isPresent() ? Optional.empty() : Optional.of(ErrorBody.unknownAgent(agentName));
+        return agents.find(agentName).isPresent() ? Optional.empty()
+                : Optional.of(ErrorBody.unknownAgent(root, agentName));
     }
 
     /**

@@ -59,7 +59,7 @@ public class RunRoute implements RunEndpoints {
         String agui = root.path("/agui");
         router.post(agui).handler(ctx -> agents.defaultAgent().ifPresentOrElse(
                 agent -> stream(ctx, Stream.RUN, agent.name()),
-                () -> gate.authorized(ctx, caller -> reject(ctx, ErrorBody.noDefaultAgent()))));
+                () -> gate.authorized(ctx, caller -> reject(ctx, ErrorBody.noDefaultAgent(root)))));
         router.post(agui + "/:agent").handler(ctx -> stream(ctx, Stream.RUN, ctx.pathParam("agent")));
         router.post(agui + "/:agent/connect").handler(ctx -> stream(ctx, Stream.CONNECT, ctx.pathParam("agent")));
         // ?runId= stops only that run: the live one, or one that waits for the thread (multitask: enqueue)
@@ -129,7 +129,7 @@ public class RunRoute implements RunEndpoints {
                      StopAnswer answer) {
         Optional<AgentDefinition> agent = agents.find(agentName);
         if (agent.isEmpty()) {
-            reject(ctx, ErrorBody.unknownAgent(agentName));
+            reject(ctx, ErrorBody.unknownAgent(root, agentName));
         } else if (IdRules.violation(threadId).isPresent()) {
             reject(ctx, new ErrorBody(422, "invalid_thread_id", "threadId " + IdRules.violation(threadId).get()));
         } else {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Runs the sample UI's browser tests ({@code frontend-sample/test-browser}: playwright-core driving Debian's
  * Chromium) against the packaged server, which serves the UI they build at {@code /} and answers with the scripted
- * demo model, paced so that a run can be watched as it happens.
+ * demo model, paced so that a run can be watched as it happens. They include CopilotKit's own pages: its client in
+ * the CopilotKit mode, and its React thread list ({@code useThreads} of {@code @copilotkit/react-core/v2}).
  *
  * <p>Without Node or Chromium the test is skipped and says so, unless {@code AGUI_REQUIRE_BROWSER=true} (set by
  * {@code .ci/run}, which installs Chromium), which turns the skip into a failure.
@@ -53,7 +54,9 @@ class BrowserIT {
             }
             Assumptions.abort("SKIPPED sample UI browser tests: " + missing);
         }
+        // a checkout whose node_modules predate a dependency gets it: the browser driver, CopilotKit's React package
         FrontendSample.installIfMissing("playwright-core");
+        FrontendSample.installIfMissing("@copilotkit/react-core");
         assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:browser"), 600,
                         Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
                 "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");

@@ -31,6 +31,17 @@ class BasePathTest {
         assertEquals("/assistant/agui/agents", ASSISTANT.path("/agui/agents"));
     }
 
+    @Test
+    void theAgentErrorsNameThePathsUnderTheRoot() {
+        assertEquals("there is no agent named 'x'; GET /assistant/agui/agents lists them",
+                ErrorBody.unknownAgent(ASSISTANT, "x").message());
+        assertEquals("there is no default agent: name one in the path (POST /assistant/agui/{agent}; GET"
+                + " /assistant/agui/agents lists them) or set agui.agents.default",
+                ErrorBody.noDefaultAgent(ASSISTANT).message());
+        assertEquals("there is no agent named 'x'; GET /agui/agents lists them",
+                ErrorBody.unknownAgent(BasePath.SERVER_ROOT, "x").message());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/a/../b", "/./a", "/a:b", "/a*", "/a b", "/a%2Fb", "/a?x=1"})
     void aSegmentThatIsNotPlainStopsTheStartNamingTheKey(String configured) {

@@ -11,13 +11,17 @@ import dev.aguistate.testing.OpenAiStub;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
+import dev.aguistate.testing.WebhookReceiver;
+import dev.aguistate.testing.WebhookSignatures;
 import dev.aguistate.store.StoreServer;
 import io.vertx.mutiny.core.Vertx;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +40,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Several replicas behind a load balancer, for real: two (in one test three) packaged servers, each a JVM of its
  * own, share one thread store and one scripted LLM ({@link OpenAiStub}). A thread moves between them with its
  * state, one run per thread holds across them, and a replica killed mid-run neither damages the thread nor blocks
- * it for longer than its claim's time to live. A subclass names the store.
+ * it for longer than its claim's time to live, and a run's outcome reaches the run webhook both have once. A subclass
+ * names the store.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -57,11 +62,15 @@ abstract class ReplicasContract {
     /** How many times slower than {@link #FRAGMENT_PAUSE} the round a message is steered into writes: 8 s. */
     private static final int STEER_PACE = 2;
     private static final List<String> LONG_ANSWER = IntStream.range(0, 40).mapToObj(i -> "word" + i + " ").toList();
+    /** The secret of the run webhook every replica has ({@code agui.webhooks.runs}). */
+    private static final String WEBHOOK_SECRET = "whsec_" + Base64.getEncoder()
+            .encodeToString("the secret of the replicas' one webhook".getBytes(StandardCharsets.UTF_8));
 
     @RegisterExtension
     final InstanceLogs logs = new InstanceLogs();
 
     private OpenAiStub stub;
+    private WebhookReceiver webhooks;
     private ServerInstance a;
     private ServerInstance b;
 
@@ -80,6 +89,7 @@ abstract class ReplicasContract {
             vertx.closeAndAwait();
         }
         stub = OpenAiStub.start();
+        webhooks = WebhookReceiver.start();
         a = logs.watch(ServerInstance.launch("a", replicaProperties(LOCK_TTL)));
         b = logs.watch(ServerInstance.launch("b", replicaProperties(LOCK_TTL)));
         a.awaitReady();
@@ -93,7 +103,7 @@ abstract class ReplicasContract {
 
     @AfterAll
     void stopReplicas() {
-        for (AutoCloseable running : new AutoCloseable[] {a, b, stub}) {
+        for (AutoCloseable running : new AutoCloseable[] {a, b, stub, webhooks}) {
             closeQuietly(running);
         }
     }
@@ -353,6 +363,36 @@ abstract class ReplicasContract {
     }
 
     @Test
+    void aRunsOutcomeIsPostedOnceThoughEveryReplicaHasTheWebhook() {
+        // A runs it, B stops it: both replicas take part in the run, and both have the webhook
+        RunRequests stopped = RunRequests.fresh().user("A long task");
+        try (SseClient.LiveStream onA = stalledOnA(stopped)) {
+            assertEquals(200, b.client().post(AGENT + "/stop/" + stopped.threadId(), "").statusCode());
+            onA.readToEnd();
+        }
+        stub.enqueue(StubResponse.stream().text("Hi.").build());
+        RunRequests finished = RunRequests.fresh().user("Hello");
+        finished(b.client().run(AGENT, finished.json()), finished);
+        // Each outcome is followed by a later one on the replica that did not run it (B ran `finished` after the stop,
+        // A ran `laterOnA` after `finished`): a second post of an outcome from that replica would have been sent
+        // before the later one's, which is awaited.
+        stub.enqueue(StubResponse.stream().text("Hi again.").build());
+        RunRequests laterOnA = RunRequests.fresh().user("Hello again");
+        finished(a.client().run(AGENT, laterOnA.json()), laterOnA);
+        for (RunRequests run : List.of(stopped, finished, laterOnA)) {
+            webhooks.await("/runs", run.runId(), 1);
+        }
+
+        List<WebhookReceiver.Received> cancelled = webhooks.of("/runs", stopped.runId());
+        assertEquals(1, cancelled.size(), "one post for the stopped run: " + cancelled);
+        assertEquals("cancelled", cancelled.get(0).json().at("/data/outcome").asText(), cancelled.get(0).text());
+        assertTrue(WebhookSignatures.verify(WEBHOOK_SECRET, cancelled.get(0)), cancelled.get(0).toString());
+        List<WebhookReceiver.Received> done = webhooks.of("/runs", finished.runId());
+        assertEquals(1, done.size(), "one post for the finished run: " + done);
+        assertEquals("finished", done.get(0).json().at("/data/outcome").asText(), done.get(0).text());
+    }
+
+    @Test
     void aContinuingRunLostWithItsReplicaEndsInRunLostAndKeepsItsCompletedRound() {
         ServerInstance doomed = logs.watch(ServerInstance.launch("doomed", replicaProperties(DOOMED_LOCK_TTL)));
         try {
@@ -403,6 +443,8 @@ abstract class ReplicasContract {
         properties.put("agui.state.delta-interval", "0ms"); // a STATE_DELTA per argument fragment
         // the document sample asks for confirmation by default; here its write must commit in one run
         properties.put("agui.samples.require-confirmation", "none");
+        properties.put("agui.webhooks.runs.url", webhooks.url() + "/runs");
+        properties.put("agui.webhooks.runs.secret", WEBHOOK_SECRET);
         return properties;
     }
 
