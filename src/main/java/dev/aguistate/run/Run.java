@@ -16,6 +16,7 @@ import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StartingState;
+import dev.aguistate.state.StateLayers;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
@@ -28,6 +29,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -325,6 +327,67 @@ final class Run {
     /** One call's context: the round's view of the state and its activities, the run's caller, the call's span. */
     ToolContext callContext(ToolEffects.RoundEffects round, ServerToolCall call, RunTrace.Tool span) {
         return new CallContext(round, call.id(), Optional.ofNullable(start.credential()), span.context());
+    }
+
+    /**
+     * What a sub-agent's run for {@code call} starts from: the thread and the caller of this run, the task as its
+     * only message, no client tools and no stored state (its state, if it keeps one, starts from its schema and is
+     * its own: neither the client nor the store sees it), and no journal: its messages are kept with this run's
+     * round ({@link #keepSubagentMessages}).
+     */
+    RunStart delegation(String subagentRunId, String task) {
+        Message.User message = new Message.User(UUID.randomUUID().toString(), task);
+        RunAgentInput delegated = new RunAgentInput(input.threadId(), subagentRunId, input.protocolVersion(),
+                input.runId(), JsonNodeFactory.instance.objectNode(), List.of(message), List.of(), List.of(), null,
+                List.of());
+        return new RunStart(delegated, start.options(), StateLayers.empty(), List.of(),
+                new Conversation(List.of(message), List.of(message), Conversation.Restatement.NONE, true), Map.of(),
+                ThreadInterrupts.NONE, SUBAGENT_JOURNAL, null, start.credential());
+    }
+
+    /** A sub-agent's progress is its parent's: kept with the parent's round of tools. */
+    private static final RunJournal SUBAGENT_JOURNAL = new RunJournal() {
+        @Override
+        public Uni<Void> keep(RunProgress progress) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> end(RunProgress progress, RunEnd end) {
+            return Uni.createFrom().voidItem();
+        }
+    };
+
+    /** What a sub-agent's run answered: the text of its last assistant message (empty when it said nothing). */
+    String answer() {
+        List<Message> messages = transcript.messages();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof Message.Assistant assistant && assistant.subagentRunId() == null
+                    && assistant.content() != null) {
+                return assistant.content();
+            }
+        }
+        return "";
+    }
+
+    /** The messages a sub-agent's run added to its task, each carrying its {@code subagentRunId}. */
+    List<Message> subagentMessages() {
+        List<Message> messages = transcript.messages();
+        return messages.subList(start.conversation().history().size(), messages.size()).stream()
+                .map(message -> message.attributedTo(runId())).toList();
+    }
+
+    /** Whether the run ended waiting for answers (a confirmation) rather than with its answer. */
+    boolean endsOpen() {
+        return !clientCalls.isEmpty() || confirmations.opensInterrupts();
+    }
+
+    /**
+     * The round's sub-agents' messages, kept in the conversation after the round's results (where the client has
+     * them too: it puts a call's result right after the call), in call order.
+     */
+    void keepSubagentMessages(List<Message> messages) {
+        messages.forEach(transcript::add);
     }
 
     /**

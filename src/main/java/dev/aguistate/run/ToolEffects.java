@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +118,8 @@ final class ToolEffects {
         private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
         /** Emissions in progress or asked for: whoever raises it from 0 emits until nothing is pending. */
         private final AtomicInteger draining = new AtomicInteger();
+        /** By tool call id: what the round's sub-agents added to the conversation; written by their calls' threads. */
+        private final Map<String, List<Message>> subagentMessages = new ConcurrentHashMap<>();
         /** Guarded by the lock: the tools are done (or stopped), activities are no longer shown. */
         private boolean settled;
         /** Guarded by the lock: the timer that sends the activity changes that wait, and when it fires. */
@@ -155,6 +158,23 @@ final class ToolEffects {
                 out.forEach(this::enqueue);
             }
             drain();
+        }
+
+        /** Shows an event of a sub-agent's run at once, in order with the round's other events. */
+        void show(AgUiEvent event) {
+            enqueue(event);
+            drain();
+        }
+
+        /** Keeps what a sub-agent's run for the call added, for {@link #subagentMessages}. */
+        void delegated(String toolCallId, List<Message> messages) {
+            subagentMessages.put(toolCallId, messages);
+        }
+
+        /** The messages the round's sub-agents added, in the order of {@code calls}. */
+        List<Message> subagentMessages(List<ServerToolCall> calls) {
+            return calls.stream().flatMap(call -> subagentMessages.getOrDefault(call.id(), List.of()).stream())
+                    .toList();
         }
 
         /** The timer's turn: the activity changes whose time has come. */
