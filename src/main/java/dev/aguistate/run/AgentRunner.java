@@ -319,6 +319,7 @@ public class AgentRunner {
         RunStart start = parent.delegation(subagentRunId, task);
         RunTrace trace = tracing.start(agent.name(), start.input(), settings.provider(), span.context());
         Run child = new Run(agent, start, settings, trace);
+        parent.subagentStarted(child);
         round.show(new AgUiEvent.SubagentStarted(subagentRunId, agent.name(),
                 agent.description().isEmpty() ? null : agent.description(), null, call.id(), null));
         LOG.infof("threadId=%s runId=%s: sub-agent %s started as %s", parent.threadId(), parent.runId(), agent.name(),
@@ -337,11 +338,13 @@ public class AgentRunner {
                                 + " asked for the user's confirmation, which a sub-agent cannot ask for yet.");
                     }
                     String answer = child.answer();
+                    parent.subagentEnded(child);
                     round.delegated(call.id(), child.subagentMessages());
                     round.show(new AgUiEvent.SubagentFinished(subagentRunId, TextNode.valueOf(answer)));
                     trace.ended("success");
                     return (ToolOutcome) new ToolOutcome.Success(answer, TextNode.valueOf(answer));
                 })
+                .onFailure().invoke(error -> parent.subagentEnded(child))
                 .onFailure().recoverWithUni(error -> child.failed(error).onItem().transform(event -> {
                     AgUiEvent.RunError failed = (AgUiEvent.RunError) event;
                     round.show(new AgUiEvent.SubagentError(subagentRunId, failed.message(), failed.code()));

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -74,6 +75,11 @@ final class Run {
     private JsonNode roundStartView;
     /** The span of the round's LLM call, while it streams. */
     private RunTrace.Chat chat;
+    /**
+     * The sub-agents' runs under way in the round's tools, by {@code subagentRunId}: a stop closes what they left
+     * open. Written by the tools' threads.
+     */
+    private final Map<String, Run> subagents = new ConcurrentHashMap<>();
 
     /** @throws StateWriteException when the client's state is not an object or breaks the agent's state schema */
     Run(AgentDefinition agent, RunStart start, RunSettings settings, RunTrace trace) {
@@ -495,11 +501,35 @@ final class Run {
      */
     Uni<List<AgUiEvent>> cancelled() {
         List<AgUiEvent> out = new ArrayList<>(3);
+        closeOpen(out);
+        out.add(ending.finished(RunOutcome.CANCELLED));
+        return endWithout(RunEnd.CANCELLED).replaceWith(out);
+    }
+
+    /**
+     * Closes what a stop left open: the cut round's message, tool call or reasoning, and each sub-agent's under way
+     * (what it left open, attributed to it, then its {@code SUBAGENT_ERROR cancelled}).
+     */
+    private void closeOpen(List<AgUiEvent> out) {
         if (translation != null) {
             translation.round().close(out);
         }
-        out.add(ending.finished(RunOutcome.CANCELLED));
-        return endWithout(RunEnd.CANCELLED).replaceWith(out);
+        subagents.forEach((id, child) -> {
+            List<AgUiEvent> closed = new ArrayList<>(2);
+            child.closeOpen(closed);
+            closed.forEach(event -> out.add(event.attributedTo(id)));
+            out.add(new AgUiEvent.SubagentError(id, "The run was stopped.", "cancelled"));
+        });
+    }
+
+    /** A sub-agent's run for one of the round's calls started; it is closed on a stop until it {@link #ended}. */
+    void subagentStarted(Run child) {
+        subagents.put(child.runId(), child);
+    }
+
+    /** A sub-agent's run ended (or was stopped). */
+    void subagentEnded(Run child) {
+        subagents.remove(child.runId());
     }
 
     /**

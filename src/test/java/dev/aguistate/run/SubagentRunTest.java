@@ -185,6 +185,32 @@ class SubagentRunTest {
     }
 
     @Test
+    void aStopWhileTheSubagentSpeaksClosesItsMessageAndEndsIt() {
+        model.answer(delegates("c1", "Otters")).answerThenStall(new ModelEvent.TextDelta("Otters are"));
+        StopSwitch stop = new StopSwitch();
+        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Find out", "null"), journal);
+        List<AgUiEvent> events = new CopyOnWriteArrayList<>();
+
+        runner.run(supervisor(RESEARCHER), start, stop, new RunInbox(), Context.root())
+                .onItem().invoke(event -> {
+                    events.add(event);
+                    if (event instanceof AgUiEvent.TextMessageContent) {
+                        stop.stop(StopSwitch.Reason.REQUESTED);
+                    }
+                })
+                .collect().asList().await().atMost(Duration.ofSeconds(10));
+
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        String id = of(events, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
+        AgUiEvent.TextMessageEnd end = of(events, AgUiEvent.TextMessageEnd.class).get(0);
+        assertEquals(id, end.subagentRunId(), "the sub-agent's open message is closed as its own");
+        AgUiEvent.SubagentError stopped = of(events, AgUiEvent.SubagentError.class).get(0);
+        assertEquals(List.of(id, "cancelled"), List.of(stopped.subagentRunId(), stopped.code()));
+        assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+        assertTrue(model.cancelled);
+    }
+
+    @Test
     void aNestedSubagentNamesItsParentSubagent() {
         AgentDefinition middle = AgentDefinition.builder("editor").stateless().subagent(RESEARCHER).build();
         model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "editor", "{\"task\":\"Edit\"}"),
