@@ -22,6 +22,10 @@ import dev.langchain4j.data.message.UserMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -63,6 +67,23 @@ class SubagentRunTest {
     private List<AgUiEvent> run(AgentDefinition agent) {
         RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Find out about otters", "null"), journal);
         List<AgUiEvent> events = runner.run(agent, start, new StopSwitch(), new RunInbox(), Context.root())
+                .collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        return events;
+    }
+
+    /** A supervisor's run asked to stop when it sends its first event of type {@code at}. */
+    private List<AgUiEvent> stoppedAt(Class<? extends AgUiEvent> at) {
+        StopSwitch stop = new StopSwitch();
+        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Find out", "null"), journal);
+        List<AgUiEvent> events = new CopyOnWriteArrayList<>();
+        runner.run(supervisor(RESEARCHER), start, stop, new RunInbox(), Context.root())
+                .onItem().invoke(event -> {
+                    events.add(event);
+                    if (at.isInstance(event)) {
+                        stop.stop(StopSwitch.Reason.REQUESTED);
+                    }
+                })
                 .collect().asList().await().atMost(Duration.ofSeconds(10));
         EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
         return events;
@@ -165,20 +186,8 @@ class SubagentRunTest {
     @Test
     void stoppingTheParentCancelsTheSubagentsModelCall() {
         model.answer(delegates("c1", "Otters")).answerThenStall();
-        StopSwitch stop = new StopSwitch();
-        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Find out", "null"), journal);
-        List<AgUiEvent> events = new CopyOnWriteArrayList<>();
 
-        runner.run(supervisor(RESEARCHER), start, stop, new RunInbox(), Context.root())
-                .onItem().invoke(event -> {
-                    events.add(event);
-                    if (event instanceof AgUiEvent.SubagentStarted) {
-                        stop.stop(StopSwitch.Reason.REQUESTED);
-                    }
-                })
-                .collect().asList().await().atMost(Duration.ofSeconds(10));
-
-        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        List<AgUiEvent> events = stoppedAt(AgUiEvent.SubagentStarted.class);
         assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
         assertTrue(model.cancelled, "the sub-agent's model call is closed");
         assertFalse(RunFixtures.types(events).contains("TOOL_CALL_RESULT"));
@@ -187,20 +196,8 @@ class SubagentRunTest {
     @Test
     void aStopWhileTheSubagentSpeaksClosesItsMessageAndEndsIt() {
         model.answer(delegates("c1", "Otters")).answerThenStall(new ModelEvent.TextDelta("Otters are"));
-        StopSwitch stop = new StopSwitch();
-        RunStart start = RunFixtures.newThread(RunFixtures.userAsks("Find out", "null"), journal);
-        List<AgUiEvent> events = new CopyOnWriteArrayList<>();
 
-        runner.run(supervisor(RESEARCHER), start, stop, new RunInbox(), Context.root())
-                .onItem().invoke(event -> {
-                    events.add(event);
-                    if (event instanceof AgUiEvent.TextMessageContent) {
-                        stop.stop(StopSwitch.Reason.REQUESTED);
-                    }
-                })
-                .collect().asList().await().atMost(Duration.ofSeconds(10));
-
-        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r");
+        List<AgUiEvent> events = stoppedAt(AgUiEvent.TextMessageContent.class);
         String id = of(events, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
         AgUiEvent.TextMessageEnd end = of(events, AgUiEvent.TextMessageEnd.class).get(0);
         assertEquals(id, end.subagentRunId(), "the sub-agent's open message is closed as its own");
@@ -231,5 +228,32 @@ class SubagentRunTest {
         AgUiEvent.ToolCallResult inner = of(events, AgUiEvent.ToolCallResult.class).get(0);
         assertEquals("c2", inner.toolCallId());
         assertEquals(started.get(0).subagentRunId(), inner.subagentRunId(), "the editor's call's result is the editor's");
+    }
+
+    @Test
+    void theSubagentsRunIsAnInvokeAgentSpanUnderTheCallsExecuteToolSpan() {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        SdkTracerProvider tracers = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
+                .build();
+        AgentRunner traced = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
+                new RunMetrics(new SimpleMeterRegistry()), new RunTracing(tracers.get("test"), false));
+        model.answer(delegates("c1", "Otter facts")).answer(says("Otters hold hands.")).answer(says("Done."));
+
+        traced.run(supervisor(RESEARCHER), RunFixtures.newThread(RunFixtures.userAsks("Otters?", "null"), journal),
+                new StopSwitch(), new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+
+        SpanData parent = named(spans, "invoke_agent supervisor");
+        SpanData call = named(spans, "execute_tool researcher");
+        SpanData child = named(spans, "invoke_agent researcher");
+        assertEquals(call.getSpanId(), child.getParentSpanId());
+        assertEquals(parent.getTraceId(), child.getTraceId());
+        assertEquals(child.getSpanId(), spans.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().startsWith("chat ") && span.getParentSpanId().equals(child.getSpanId()))
+                .findFirst().orElseThrow().getParentSpanId(), "the sub-agent's LLM call is under its run");
+    }
+
+    private static SpanData named(InMemorySpanExporter spans, String name) {
+        return spans.getFinishedSpanItems().stream().filter(span -> span.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " in " + spans.getFinishedSpanItems()));
     }
 }
