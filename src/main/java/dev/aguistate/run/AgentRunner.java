@@ -281,7 +281,7 @@ public class AgentRunner {
                     .onItem().transform(outcomes -> {
                         List<Message> activities = round.settle();
                         List<AgUiEvent> recorded = record.apply(outcomes);
-                        run.keepSubagentMessages(round.subagentMessages(calls));
+                        run.keepDelegations(round.delegations(calls));
                         run.keepActivities(activities);
                         return recorded;
                     })
@@ -339,12 +339,15 @@ public class AgentRunner {
                     }
                     String answer = child.answer();
                     parent.subagentEnded(child);
-                    round.delegated(call.id(), child.subagentMessages());
+                    round.delegated(call.id(), child.delegation());
                     round.show(new AgUiEvent.SubagentFinished(subagentRunId, TextNode.valueOf(answer)));
                     trace.ended("success");
                     return (ToolOutcome) new ToolOutcome.Success(answer, TextNode.valueOf(answer));
                 })
-                .onFailure().invoke(error -> parent.subagentEnded(child))
+                .onFailure().invoke(error -> {
+                    parent.subagentEnded(child);
+                    round.delegated(call.id(), child.delegation()); // what it completed stays, as a run's does
+                })
                 .onFailure().recoverWithUni(error -> child.failed(error).onItem().transform(event -> {
                     AgUiEvent.RunError failed = (AgUiEvent.RunError) event;
                     round.show(new AgUiEvent.SubagentError(subagentRunId, failed.message(), failed.code()));

@@ -377,7 +377,7 @@ final class Run {
     }
 
     /** The messages a sub-agent's run added to its task, each carrying its {@code subagentRunId}. */
-    List<Message> subagentMessages() {
+    private List<Message> subagentMessages() {
         List<Message> messages = transcript.messages();
         return messages.subList(start.conversation().history().size(), messages.size()).stream()
                 .map(message -> message.attributedTo(runId())).toList();
@@ -389,11 +389,20 @@ final class Run {
     }
 
     /**
-     * The round's sub-agents' messages, kept in the conversation after the round's results (where the client has
-     * them too: it puts a call's result right after the call), in call order.
+     * What the round's sub-agents left: their messages, kept in the conversation after the round's results (where
+     * the client has them too: it puts a call's result right after the call), in call order; their usage, counted
+     * as this run's.
      */
-    void keepSubagentMessages(List<Message> messages) {
-        messages.forEach(transcript::add);
+    void keepDelegations(List<ToolEffects.Delegation> delegations) {
+        for (ToolEffects.Delegation delegation : delegations) {
+            delegation.messages().forEach(transcript::add);
+            delegation.usage().forEach(ending::countUsage);
+        }
+    }
+
+    /** What the run left its parent, when it is a sub-agent's: see {@link ToolEffects.Delegation}. */
+    ToolEffects.Delegation delegation() {
+        return new ToolEffects.Delegation(subagentMessages(), ending.usages());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.state.State;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -106,6 +108,12 @@ final class ToolEffects {
     }
 
     /**
+     * What a sub-agent's run left its parent: the messages it added to its task (attributed to it), to keep in the
+     * parent's conversation, and its LLM calls' usage, which counts into the parent's.
+     */
+    record Delegation(List<Message> messages, List<ModelUsage> usage) {}
+
+    /**
      * The tool context of one round's tools: reads, live writes and activities under the lock, their events emitted
      * in order; each call reaches it through its {@link CallContext}. Once the tools are done, {@link #settle}
      * sends what waits and {@link #then} what follows it.
@@ -118,8 +126,8 @@ final class ToolEffects {
         private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
         /** Emissions in progress or asked for: whoever raises it from 0 emits until nothing is pending. */
         private final AtomicInteger draining = new AtomicInteger();
-        /** By tool call id: what the round's sub-agents added to the conversation; written by their calls' threads. */
-        private final Map<String, List<Message>> subagentMessages = new ConcurrentHashMap<>();
+        /** By tool call id: what the round's sub-agents left; written by their calls' threads. */
+        private final Map<String, Delegation> delegations = new ConcurrentHashMap<>();
         /** Guarded by the lock: the tools are done (or stopped), activities are no longer shown. */
         private boolean settled;
         /** Guarded by the lock: the timer that sends the activity changes that wait, and when it fires. */
@@ -166,15 +174,14 @@ final class ToolEffects {
             drain();
         }
 
-        /** Keeps what a sub-agent's run for the call added, for {@link #subagentMessages}. */
-        void delegated(String toolCallId, List<Message> messages) {
-            subagentMessages.put(toolCallId, messages);
+        /** Keeps what a sub-agent's run for the call left, for {@link #delegations}. */
+        void delegated(String toolCallId, Delegation delegation) {
+            delegations.put(toolCallId, delegation);
         }
 
-        /** The messages the round's sub-agents added, in the order of {@code calls}. */
-        List<Message> subagentMessages(List<ServerToolCall> calls) {
-            return calls.stream().flatMap(call -> subagentMessages.getOrDefault(call.id(), List.of()).stream())
-                    .toList();
+        /** What the round's sub-agents left, in the order of {@code calls}. */
+        List<Delegation> delegations(List<ServerToolCall> calls) {
+            return calls.stream().map(call -> delegations.get(call.id())).filter(Objects::nonNull).toList();
         }
 
         /** The timer's turn: the activity changes whose time has come. */

@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
+import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.run.tracing.RunTracing;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.tools.BackendTool;
@@ -255,5 +257,21 @@ class SubagentRunTest {
     private static SpanData named(InMemorySpanExporter spans, String name) {
         return spans.getFinishedSpanItems().stream().filter(span -> span.getName().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + name + " in " + spans.getFinishedSpanItems()));
+    }
+
+    @Test
+    void theParentsUsageCountsItsSubagentsCalls() {
+        model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "researcher", "{\"task\":\"Otters\"}"),
+                        new ModelEvent.Completed(new ModelUsage("m", 100, 10, 110, null, null), FinishReason.STOP))
+                .answer(new ModelEvent.TextDelta("Facts."),
+                        new ModelEvent.Completed(new ModelUsage("m", 40, 5, 45, null, null), FinishReason.STOP))
+                .answer(new ModelEvent.TextDelta("Done."),
+                        new ModelEvent.Completed(new ModelUsage("m", 120, 3, 123, null, null), FinishReason.STOP));
+
+        List<AgUiEvent> events = run(supervisor(RESEARCHER));
+
+        TokenUsage usage = ((AgUiEvent.RunFinished) events.get(events.size() - 1)).usage().get(0);
+        assertEquals(List.of(260, 18, 278), List.of(usage.inputTokens(), usage.outputTokens(), usage.totalTokens()),
+                "the supervisor's two calls and the researcher's one");
     }
 }
