@@ -226,6 +226,10 @@ public class AgentRunner {
         if (calls.none()) {
             return finish(run);
         }
+        if (calls.endRun() && run.isSubagent()) {
+            // it cannot wait for the user: it fails before asking, and its parent's LLM reads why
+            return Multi.createFrom().failure(RunFailure.subagentAsked(run.agent().name()));
+        }
         List<ServerToolCall> serverCalls = calls.serverCalls();
         Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
         if (!calls.endRun()) {
@@ -333,10 +337,6 @@ public class AgentRunner {
                 })
                 .collect().last()
                 .onItem().transform(last -> {
-                    if (child.endsOpen()) {
-                        throw new RunFailure("subagent_interrupted", "The sub-agent " + agent.name()
-                                + " asked for the user's confirmation, which a sub-agent cannot ask for yet.");
-                    }
                     String answer = child.answer();
                     parent.subagentEnded(child);
                     round.delegated(call.id(), child.delegation());

@@ -383,9 +383,9 @@ final class Run {
                 .map(message -> message.attributedTo(runId())).toList();
     }
 
-    /** Whether the run ended waiting for answers (a confirmation) rather than with its answer. */
-    boolean endsOpen() {
-        return !clientCalls.isEmpty() || confirmations.opensInterrupts();
+    /** Whether this is a sub-agent's run ({@link #delegation}), which has no thread of its own to wait in. */
+    boolean isSubagent() {
+        return start.journal() == SUBAGENT_JOURNAL;
     }
 
     /**

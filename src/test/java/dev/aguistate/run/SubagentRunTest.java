@@ -274,4 +274,24 @@ class SubagentRunTest {
         assertEquals(List.of(260, 18, 278), List.of(usage.inputTokens(), usage.outputTokens(), usage.totalTokens()),
                 "the supervisor's two calls and the researcher's one");
     }
+
+    @Test
+    void aSubagentThatWouldAskForConfirmationFailsBeforeAsking() {
+        AgentDefinition careful = AgentDefinition.builder("researcher").stateless()
+                .tool(BackendTool.builder("publish").handler((arguments, context) -> "published"))
+                .requireConfirmation("publish").build();
+        model.answer(delegates("c1", "Publish otters"))
+                .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP))
+                .answer(says("It could not publish."));
+
+        List<AgUiEvent> events = run(supervisor(careful));
+
+        assertEquals("subagent_interrupted", of(events, AgUiEvent.SubagentError.class).get(0).code());
+        assertEquals(List.of("c1"), of(events, AgUiEvent.ToolCallResult.class).stream()
+                .map(AgUiEvent.ToolCallResult::toolCallId).toList(), "publish never ran");
+        assertEquals(List.of("researcher", "publish"), of(events, AgUiEvent.ToolCallStart.class).stream()
+                .map(AgUiEvent.ToolCallStart::toolCallName).toList(), "and nothing asked the user");
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+    }
 }
