@@ -137,9 +137,14 @@ function renderMessage(message: Message, results: Map<string, string>, session: 
   }
   if (message.role === "activity") return renderActivity(message);
   const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
+  // a sub-agent's message (AG-UI 1.0's subagentRunId) is labelled with its author, not the page's agent
+  const subagent = message.subagentRunId === undefined ? undefined : session.subagentName(message.subagentRunId);
   return h(
     "article",
-    { class: "msg assistant", attrs: { "aria-label": "Agent's message" } },
+    subagent === undefined
+      ? { class: "msg assistant", attrs: { "aria-label": "Agent's message" } }
+      : { class: "msg assistant subagent", attrs: { "aria-label": `${subagent}'s message`, "data-subagent": subagent } },
+    subagent && h("p", { class: "subagent-name" }, subagent),
     ...calls.map((call) => renderToolCall(call, results.get(call.id), session)),
     text && h("p", {}, text),
   );

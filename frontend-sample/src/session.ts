@@ -1,4 +1,4 @@
-import { type AgentSubscriber, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
+import { EventType, type AgentSubscriber, type Interrupt, type Message, type ResumeEntry, type State, type SubagentStartedEvent } from "@ag-ui/client";
 import { authHeaders } from "./auth";
 import { newId } from "./dom";
 import { ReconnectingAgent } from "./reconnecting-agent";
@@ -32,6 +32,8 @@ export class Session {
   readonly events: EventLine[] = [];
   /** Whether the thread may have a run going on that this page did not start (see {@link open}). */
   readonly mayBeLive: boolean;
+  /** The sub-agents the page saw start (SUBAGENT_STARTED): subagentRunId → the sub-agent's name. */
+  private readonly subagents = new Map<string, string>();
   private readonly rejected: Set<string>;
   private readonly listeners = new Set<() => void>();
 
@@ -55,6 +57,10 @@ export class Session {
       onMessagesChanged: () => this.changed(),
       onStateChanged: () => this.changed(),
       onEvent: ({ event }) => {
+        if (event.type === EventType.SUBAGENT_STARTED) {
+          const started = event as SubagentStartedEvent;
+          this.subagents.set(started.subagentRunId, started.name);
+        }
         addEvent(this.events, event);
         this.changed();
       },
@@ -103,6 +109,14 @@ export class Session {
   }
 
   /** Whether the user rejected (or declined, by writing on) the proposal that this tool call made. */
+  /**
+   * Who wrote a sub-agent's message: its name when this page saw it start, else just "Sub-agent" (a reload: the
+   * thread keeps a message's subagentRunId, not the sub-agent's name).
+   */
+  subagentName(subagentRunId: string): string {
+    return this.subagents.get(subagentRunId) ?? "Sub-agent";
+  }
+
   isRejected(toolCallId: string): boolean {
     return this.rejected.has(toolCallId);
   }

@@ -214,6 +214,40 @@ test("a slow backend tool's progress bar moves while it runs and stays after a r
     assert.equal(await activity.locator("progress").evaluate((bar) => bar.value), 1, "the thread kept the activity");
   }));
 
+test("a sub-agent's text is attributed to it in the conversation, live and after a reload", TIMEOUT, () =>
+  withPage("subagent", async (page) => {
+    // supervisor and researcher are examples/agents.yaml's: the supervisor hands the task to the researcher.
+    await openAgent(page, "supervisor");
+    // whether the researcher's words showed, labelled as its own, while the run was going on
+    await page.evaluate(() => {
+      const log = document.querySelector("section.chat");
+      window.__subagentLive = false;
+      new MutationObserver(() => {
+        const own = log.querySelector(".msg.subagent[data-subagent='researcher'] p:not(.subagent-name)");
+        if (own && own.textContent.length > 0 && log.getAttribute("aria-busy") === "true") window.__subagentLive = true;
+      }).observe(log, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await send(page, "Ask the researcher about otters");
+
+    assert.equal(await shownError(page), "");
+    assert.ok(await page.evaluate(() => window.__subagentLive), "the researcher's text showed as its own while it ran");
+    const researcher = page.getByRole("article", { name: "researcher's message" });
+    assert.equal(await researcher.count(), 1);
+    assert.equal(await researcher.locator(".subagent-name").innerText(), "researcher");
+    const answer = await researcher.locator("p:not(.subagent-name)").innerText();
+    assert.ok(answer.length > 0);
+    const supervisor = page.getByRole("article", { name: "Agent's message" });
+    assert.ok((await supervisor.last().innerText()).startsWith("Done: researcher returned"),
+      "the supervisor's own summary is not attributed to the researcher");
+    assert.equal(await page.locator(".msg.subagent").count(), 1, "only the researcher's message is");
+
+    await page.reload();
+    await page.locator("section.chat[data-runs='1']").waitFor();
+    const kept = page.locator(".msg.subagent");
+    assert.equal(await kept.count(), 1, "the thread kept the researcher's message, attributed");
+    assert.equal(await kept.locator("p:not(.subagent-name)").innerText(), answer);
+  }));
+
 test("a reload shows the same thread: conversation and state come back from the server", TIMEOUT, () =>
   withPage("reload", async (page) => {
     await openAgent(page, "recipe");

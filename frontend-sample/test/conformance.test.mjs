@@ -22,6 +22,10 @@
 //   - a slow backend tool's progress (the tasks sample's research): ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs the
 //     client applies, before the result, kept in the thread for a reload, and no restatement when the client leaves
 //     activity messages out of what it sends (1.0) or sends them back (0.0.59, whose schemas have them too);
+//   - agents as tools (examples/agents.yaml's supervisor hands a task to its researcher): SUBAGENT_STARTED, the
+//     researcher's events each carrying its subagentRunId, SUBAGENT_FINISHED with its answer, then the supervisor's
+//     TOOL_CALL_RESULT; the client holds the researcher's message attributed, a reload gets it back (1.0). 0.0.59,
+//     which predates the SUBAGENT events, is sent none of them and still runs clean;
 //   - every STATE_DELTA on the wire applies, with a strict RFC 6902 implementation of the suite's own,
 //     both to what a client holds that started from the state it sent (as @ag-ui/client does) and to
 //     what one holds that started from {} (as CopilotKit's Node runtime does).
@@ -653,6 +657,50 @@ test("tool progress: ACTIVITY_SNAPSHOT, then ACTIVITY_DELTAs the client applies,
   const next = await runAndRecord(agent);
   assertCleanRun(next);
   assert.deepEqual(ofType(next, "MESSAGES_SNAPSHOT"), [], "the client holds the thread, its activity included");
+});
+
+test("sub-agents: the researcher's run streams attributed inside the supervisor's call; kept for a reload", TIMEOUT, async () => {
+  const url = `${SERVER_URL}/agui/supervisor`;
+  const agent = new HttpAgent({ url, threadId: randomUUID() });
+  addUserMessage(agent, "Ask the researcher about otters");
+  const rec = await runAndRecord(agent);
+  assertCleanRun(rec);
+
+  const [call] = toolCalls(rec);
+  assert.equal(call.name, "researcher");
+  assert.equal(call.args.task, "otters", "the demo model's task is the topic");
+  const [result] = ofType(rec, "TOOL_CALL_RESULT");
+  assert.equal(result.toolCallId, call.id);
+  const [answer, summary] = textMessages(rec);
+  assert.ok(call.end < answer.start && answer.end < rec.events.indexOf(result), "the researcher speaks within the call");
+  assert.equal(result.content, answer.text, "its answer is the call's result");
+  assert.ok(rec.events.indexOf(result) < summary.start, "then the supervisor sums up");
+  if (!CLIENT_IS_1_0) {
+    assert.deepEqual(rec.events.filter((e) => e.type.startsWith("SUBAGENT_")), [], "0.0.59 is sent no SUBAGENT event");
+    return;
+  }
+  const [started] = ofType(rec, "SUBAGENT_STARTED");
+  const [finished] = ofType(rec, "SUBAGENT_FINISHED");
+  assert.equal(started.name, "researcher");
+  assert.equal(started.parentToolCallId, call.id);
+  const id = started.subagentRunId;
+  assert.equal(finished.subagentRunId, id);
+  assert.equal(finished.result, answer.text);
+  const within = rec.events.slice(rec.events.indexOf(started) + 1, rec.events.indexOf(finished));
+  assert.ok(within.length >= 3 && within.every((e) => e.subagentRunId === id), "the researcher's events are its own");
+  assert.ok(rec.events.indexOf(finished) < rec.events.indexOf(result));
+  assert.equal(result.subagentRunId, undefined, "the call is the supervisor's");
+  assert.equal(agent.messages.find((m) => m.id === answer.id)?.subagentRunId, id, "the client holds it attributed");
+
+  const reloaded = new HttpAgent({ url, threadId: agent.threadId });
+  assertCleanRun(await runAndRecord(reloaded));
+  assert.deepEqual(reloaded.messages.find((m) => m.id === answer.id), agent.messages.find((m) => m.id === answer.id),
+    "a reload gets it back as the client had it");
+
+  addUserMessage(agent, "Thanks");
+  const next = await runAndRecord(agent);
+  assertCleanRun(next);
+  assert.deepEqual(ofType(next, "MESSAGES_SNAPSHOT"), [], "the client holds the thread, the researcher's message included");
 });
 
 const CHANGE_BACKGROUND = {

@@ -47,13 +47,15 @@ import java.util.stream.Stream;
  *                            lists may change while the server runs, so a run takes {@link #currentTools()} once
  * @param webhooks            where its runs' outcomes are sent; null: the server's {@code agui.webhooks.*} (see
  *                            docs/threads.md, "Run webhooks")
+ * @param subagents           the agents it may hand a task to, each offered to its LLM as a tool named after the
+ *                            sub-agent (see docs/subagents.md)
  */
 public record AgentDefinition(String name, String description, String instructions, Map<String, BackendTool> tools,
                               StateSchema state, List<PredictiveMapping> predictive, boolean twoPhaseState,
                               boolean raiseOnToolFailure, Set<String> serverOwnedKeys,
                               ConfirmationPolicy confirmation, OnDisconnect onDisconnect, Multitask multitask,
                               Integer maxInputTokens, SummaryPolicy summary, List<ToolSource> toolSources,
-                              List<Webhook> webhooks) {
+                              List<Webhook> webhooks, List<AgentDefinition> subagents) {
 
     public AgentDefinition {
         Objects.requireNonNull(name, "name");
@@ -65,6 +67,7 @@ public record AgentDefinition(String name, String description, String instructio
         tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools)); // declaration order: stable prompts
         toolSources = List.copyOf(toolSources);
         webhooks = webhooks == null ? null : List.copyOf(webhooks);
+        subagents = List.copyOf(subagents);
         predictive = List.copyOf(predictive);
         serverOwnedKeys = Set.copyOf(serverOwnedKeys);
         confirmation = confirmation == null ? ConfirmationPolicy.NONE : confirmation;
@@ -110,6 +113,11 @@ public record AgentDefinition(String name, String description, String instructio
         return keys;
     }
 
+    /** One of its sub-agents, by name. */
+    public Optional<AgentDefinition> subagent(String agentName) {
+        return subagents.stream().filter(agent -> agent.name().equals(agentName)).findFirst();
+    }
+
     public static Builder builder(String name) {
         return new Builder(name);
     }
@@ -132,6 +140,7 @@ public record AgentDefinition(String name, String description, String instructio
         private boolean confirmAllStateTools;
         private final Set<String> confirmedTools = new LinkedHashSet<>();
         private final List<ToolSource> toolSources = new ArrayList<>();
+        private final List<AgentDefinition> subagents = new ArrayList<>();
         private ConfirmationMessages confirmationMessages = ConfirmationMessages.GENERIC;
 
         private Builder(String name) {
@@ -165,6 +174,17 @@ public record AgentDefinition(String name, String description, String instructio
         /** The tools of an MCP server, as {@code mcp__<id>__<tool>} unless it says otherwise. */
         public Builder mcpServer(McpServer server) {
             return toolSource(server.toolSource());
+        }
+
+        /**
+         * Offers {@code agent} to this agent's LLM as a tool named after it, taking a {@code task}: a call runs the
+         * sub-agent as a run of its own (its instructions, tools, state and token budget; no conversation but the
+         * task) on this run's stream, and its final answer is the call's result (see docs/subagents.md). Its tool
+         * sources start with the server only if it is registered as an agent of its own too.
+         */
+        public Builder subagent(AgentDefinition agent) {
+            subagents.add(Objects.requireNonNull(agent, "agent"));
+            return this;
         }
 
         /** Tools that are plain HTTP calls. */
@@ -286,6 +306,13 @@ public record AgentDefinition(String name, String description, String instructio
             }
             predictive.forEach(p -> checkStateKeys("tool " + p.tool() + " (predicted state)", Stream.of(p.stateKey())));
             checkStateKeys("the server-owned key list", serverOwnedKeys.stream());
+            for (AgentDefinition subagent : subagents) {
+                if (byName.containsKey(subagent.name()) || subagents.stream()
+                        .filter(other -> other.name().equals(subagent.name())).count() > 1) {
+                    throw new IllegalArgumentException("agent " + name + " offers sub-agent " + subagent.name()
+                            + " twice, or next to a tool of that name");
+                }
+            }
             Set<String> known = new LinkedHashSet<>(byName.keySet());
             toolSources.forEach(source -> source.tools().forEach(tool -> known.add(tool.name())));
             confirmedTools.stream().filter(tool -> !known.contains(tool)).findFirst().ifPresent(tool -> {
@@ -306,7 +333,7 @@ public record AgentDefinition(String name, String description, String instructio
             return new AgentDefinition(name, description, instructions, byName, state, predictive, twoPhaseState,
                     raiseOnToolFailure, serverOwnedKeys,
                     new ConfirmationPolicy(confirmAllStateTools, confirmed, confirmationMessages), onDisconnect,
-                    multitask, maxInputTokens, summary, toolSources, webhooks);
+                    multitask, maxInputTokens, summary, toolSources, webhooks, subagents);
         }
 
         private void checkStateKeys(String what, Stream<String> keys) {

@@ -24,10 +24,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -86,19 +88,44 @@ public final class AgentsFile {
     public static List<AgentDefinition> load(Path file, Function<String, Optional<String>> variables,
                                              Map<String, BackendTool> javaTools) {
         List<JsonNode> entries = inFile(file, "", () -> agentEntries(read(file)));
+        Map<String, Integer> indexByName = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String name = entries.get(i).path("name").textValue();
+            Integer earlier = name == null ? null : indexByName.putIfAbsent(name, i);
+            if (earlier != null) {
+                throw new AgentsFileException(file + ": " + AgentsFileModel.label("agents", i, name)
+                        + ": the name is already used by " + AgentsFileModel.label("agents", earlier, name));
+            }
+        }
+        // an agent is built when first needed: in file order, or earlier as another's sub-agent
+        AgentDefinition[] built = new AgentDefinition[entries.size()];
+        Set<String> building = new LinkedHashSet<>();
+        Function<String, AgentDefinition> agent = new Function<>() {
+            @Override
+            public AgentDefinition apply(String name) {
+                Integer i = indexByName.get(name);
+                if (i == null) {
+                    throw new IllegalArgumentException("there is no agent named '" + name + "' in this file");
+                }
+                if (built[i] == null) {
+                    if (!building.add(name)) {
+                        throw new IllegalArgumentException("sub-agents may not call each other in a circle: "
+                                + String.join(" -> ", building) + " -> " + name);
+                    }
+                    JsonNode entry = entries.get(i);
+                    built[i] = inFile(file, AgentsFileModel.label("agents", i, name) + ": ",
+                            () -> bind(entry, AgentEntry.class).toDefinition(variables, javaTools, this));
+                    building.remove(name);
+                }
+                return built[i];
+            }
+        };
         List<AgentDefinition> agents = new ArrayList<>();
-        Map<String, String> labelsByName = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             JsonNode entry = entries.get(i);
-            String label = AgentsFileModel.label("agents", i, entry.path("name").textValue());
-            agents.add(inFile(file, label + ": ", () -> {
-                AgentDefinition agent = bind(entry, AgentEntry.class).toDefinition(variables, javaTools);
-                String earlier = labelsByName.putIfAbsent(agent.name(), label);
-                if (earlier != null) {
-                    throw new IllegalArgumentException("the name is already used by " + earlier);
-                }
-                return agent;
-            }));
+            String name = entry.path("name").textValue();
+            agents.add(name != null ? agent.apply(name) : inFile(file, AgentsFileModel.label("agents", i, null) + ": ",
+                    () -> bind(entry, AgentEntry.class).toDefinition(variables, javaTools, agent)));
         }
         return agents;
     }

@@ -57,7 +57,7 @@ final class AgentsFileModel {
                       boolean twoPhaseState, boolean raiseOnToolFailure, List<String> serverOwned,
                       ConfirmationEntry confirmation, String onDisconnect, String multitask, Integer maxInputTokens,
                       SummaryEntry summary, List<McpServerEntry> mcpServers, List<HttpToolEntry> httpTools,
-                      List<String> tools, Map<String, WebhookEntry> webhooks) {
+                      List<String> tools, Map<String, WebhookEntry> webhooks, List<String> subagents) {
 
         AgentEntry {
             stateTools = stateTools == null ? List.of() : stateTools;
@@ -66,12 +66,15 @@ final class AgentsFileModel {
             mcpServers = mcpServers == null ? List.of() : mcpServers;
             httpTools = httpTools == null ? List.of() : httpTools;
             tools = tools == null ? List.of() : tools;
+            subagents = subagents == null ? List.of() : subagents;
         }
 
         /**
          * @param javaTools the tools {@code tools} may name: the {@code @Tool} methods of the application's beans
+         * @param agents    the agents {@code subagents} may name: the file's others, built on demand
          */
-        AgentDefinition toDefinition(Function<String, Optional<String>> variables, Map<String, BackendTool> javaTools) {
+        AgentDefinition toDefinition(Function<String, Optional<String>> variables, Map<String, BackendTool> javaTools,
+                                     Function<String, AgentDefinition> agents) {
             AgentDefinition.Builder agent = AgentDefinition.builder(required(name, "name"))
                     .description(description)
                     .instructions(instructions)
@@ -97,6 +100,7 @@ final class AgentsFileModel {
             }
             mapAt("stateTools", stateTools, StateToolEntry::name, StateToolEntry::toTool).forEach(agent::tool);
             mapAt("tools", tools, name -> name, name -> javaTool(name, javaTools)).forEach(agent::tool);
+            mapAt("subagents", subagents, name -> name, agents).forEach(agent::subagent);
             mapAt("mcpServers", mcpServers, McpServerEntry::id, server -> server.toServer(variables))
                     .forEach(agent::mcpServer);
             if (!httpTools.isEmpty()) {

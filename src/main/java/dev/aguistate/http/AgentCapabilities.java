@@ -50,7 +50,19 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
 
     public record State(boolean snapshots, boolean deltas, boolean memory, boolean persistentState) {}
 
-    public record MultiAgent(boolean supported) {}
+    /** AG-UI 1.0's {@code MultiAgentCapabilities}: an agent with sub-agents delegates to them (never hands off). */
+    public record MultiAgent(boolean supported, Boolean delegation, Boolean handoffs, List<SubagentInfo> subagents) {
+        static MultiAgent of(AgentDefinition agent) {
+            if (agent.subagents().isEmpty()) {
+                return new MultiAgent(false, null, null, null);
+            }
+            return new MultiAgent(true, true, false, agent.subagents().stream()
+                    .map(subagent -> new SubagentInfo(subagent.name(),
+                            subagent.description().isBlank() ? null : subagent.description())).toList());
+        }
+    }
+
+    public record SubagentInfo(String name, String description) {}
 
     /** {@code supported} is null (unknown) when whether reasoning arrives depends on the configured model. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -147,7 +159,7 @@ public record AgentCapabilities(Identity identity, Transport transport, Tools to
                         .toList() : List.of(), offersTools && server.parallelCalls(), offersTools),
                 new Output(false),
                 new State(agent.hasState(), agent.hasState(), false, agent.hasState()),
-                new MultiAgent(false),
+                MultiAgent.of(agent),
                 new Reasoning(server.modelReasons(), true, false),
                 // what ConversationMapper hands the model; video and other files reach it only as a text mention
                 new Multimodal(new MultimodalInput(true, true, false, true, false),

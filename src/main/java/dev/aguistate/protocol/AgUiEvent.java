@@ -47,6 +47,9 @@ import java.util.Objects;
     @JsonSubTypes.Type(value = AgUiEvent.ReasoningMessageChunk.class, name = "REASONING_MESSAGE_CHUNK"),
     @JsonSubTypes.Type(value = AgUiEvent.ReasoningEnd.class, name = "REASONING_END"),
     @JsonSubTypes.Type(value = AgUiEvent.ReasoningEncryptedValue.class, name = "REASONING_ENCRYPTED_VALUE"),
+    @JsonSubTypes.Type(value = AgUiEvent.SubagentStarted.class, name = "SUBAGENT_STARTED"),
+    @JsonSubTypes.Type(value = AgUiEvent.SubagentFinished.class, name = "SUBAGENT_FINISHED"),
+    @JsonSubTypes.Type(value = AgUiEvent.SubagentError.class, name = "SUBAGENT_ERROR"),
     @JsonSubTypes.Type(value = AgUiEvent.ThinkingStart.class, name = "THINKING_START"),
     @JsonSubTypes.Type(value = AgUiEvent.ThinkingEnd.class, name = "THINKING_END"),
     @JsonSubTypes.Type(value = AgUiEvent.ThinkingTextMessageStart.class, name = "THINKING_TEXT_MESSAGE_START"),
@@ -61,6 +64,15 @@ public sealed interface AgUiEvent {
     /** The wire discriminator; a test checks it agrees with the {@code @JsonSubTypes} names. */
     @JsonIgnore
     EventType type();
+
+    /**
+     * This event as a sub-agent's: the same event carrying {@code subagentRunId} (AG-UI 1.0's attribution), for the
+     * events a sub-agent's run streams on its parent's stream. An event already attributed (a nested sub-agent's)
+     * keeps its own; an event that cannot be attributed (run-scoped, or one a child never sends on) is returned as is.
+     */
+    default AgUiEvent attributedTo(String subagentRunId) {
+        return this;
+    }
 
     /** Whether this is a run's terminal event: {@code RUN_FINISHED} or {@code RUN_ERROR}, the last of every run. */
     @JsonIgnore
@@ -105,19 +117,25 @@ public sealed interface AgUiEvent {
     // ---- text messages ----
 
     /** {@code role} is developer, system, assistant or user (never tool); absent means assistant. */
-    record TextMessageStart(String messageId, String role, String name) implements AgUiEvent {
+    record TextMessageStart(String messageId, String role, String name, String subagentRunId) implements AgUiEvent {
+        public TextMessageStart(String messageId, String role, String name) { this(messageId, role, name, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new TextMessageStart(messageId, role, name, id); }
         public static TextMessageStart assistant(String messageId) { return new TextMessageStart(messageId, "assistant", null); }
         public EventType type() { return EventType.TEXT_MESSAGE_START; }
     }
 
-    record TextMessageContent(String messageId, String delta) implements AgUiEvent {
+    record TextMessageContent(String messageId, String delta, String subagentRunId) implements AgUiEvent {
+        public TextMessageContent(String messageId, String delta) { this(messageId, delta, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new TextMessageContent(messageId, delta, id); }
         public TextMessageContent {
             Objects.requireNonNull(delta, "delta");
         }
         public EventType type() { return EventType.TEXT_MESSAGE_CONTENT; }
     }
 
-    record TextMessageEnd(String messageId) implements AgUiEvent {
+    record TextMessageEnd(String messageId, String subagentRunId) implements AgUiEvent {
+        public TextMessageEnd(String messageId) { this(messageId, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new TextMessageEnd(messageId, id); }
         public EventType type() { return EventType.TEXT_MESSAGE_END; }
     }
 
@@ -127,16 +145,25 @@ public sealed interface AgUiEvent {
 
     // ---- tool calls ----
 
-    record ToolCallStart(String toolCallId, String toolCallName, String parentMessageId) implements AgUiEvent {
+    record ToolCallStart(String toolCallId, String toolCallName, String parentMessageId, String subagentRunId)
+            implements AgUiEvent {
+        public ToolCallStart(String toolCallId, String toolCallName, String parentMessageId) {
+            this(toolCallId, toolCallName, parentMessageId, null);
+        }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ToolCallStart(toolCallId, toolCallName, parentMessageId, id); }
         public EventType type() { return EventType.TOOL_CALL_START; }
     }
 
     /** {@code delta} is a fragment of the arguments' JSON text, not JSON itself. */
-    record ToolCallArgs(String toolCallId, String delta) implements AgUiEvent {
+    record ToolCallArgs(String toolCallId, String delta, String subagentRunId) implements AgUiEvent {
+        public ToolCallArgs(String toolCallId, String delta) { this(toolCallId, delta, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ToolCallArgs(toolCallId, delta, id); }
         public EventType type() { return EventType.TOOL_CALL_ARGS; }
     }
 
-    record ToolCallEnd(String toolCallId) implements AgUiEvent {
+    record ToolCallEnd(String toolCallId, String subagentRunId) implements AgUiEvent {
+        public ToolCallEnd(String toolCallId) { this(toolCallId, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ToolCallEnd(toolCallId, id); }
         public EventType type() { return EventType.TOOL_CALL_END; }
     }
 
@@ -144,8 +171,12 @@ public sealed interface AgUiEvent {
      * {@code content} is a string or (AG-UI 1.0) content parts, like a tool message's; {@code messageId} becomes the
      * id of the client's tool message.
      */
-    record ToolCallResult(String messageId, String toolCallId, MessageContent content, String role)
-            implements AgUiEvent {
+    record ToolCallResult(String messageId, String toolCallId, MessageContent content, String role,
+                          String subagentRunId) implements AgUiEvent {
+        public ToolCallResult(String messageId, String toolCallId, MessageContent content, String role) {
+            this(messageId, toolCallId, content, role, null);
+        }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ToolCallResult(messageId, toolCallId, content, role, id); }
         public ToolCallResult(String messageId, String toolCallId, String content) {
             this(messageId, toolCallId, new MessageContent.Text(content), "tool");
         }
@@ -180,12 +211,21 @@ public sealed interface AgUiEvent {
     // ---- activity ----
 
     /** {@code content} is a JSON object; {@code replace} defaults to true on the client. */
-    record ActivitySnapshot(String messageId, String activityType, JsonNode content, Boolean replace)
-            implements AgUiEvent {
+    record ActivitySnapshot(String messageId, String activityType, JsonNode content, Boolean replace,
+                            String subagentRunId) implements AgUiEvent {
+        public ActivitySnapshot(String messageId, String activityType, JsonNode content, Boolean replace) {
+            this(messageId, activityType, content, replace, null);
+        }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ActivitySnapshot(messageId, activityType, content, replace, id); }
         public EventType type() { return EventType.ACTIVITY_SNAPSHOT; }
     }
 
-    record ActivityDelta(String messageId, String activityType, List<PatchOperation> patch) implements AgUiEvent {
+    record ActivityDelta(String messageId, String activityType, List<PatchOperation> patch, String subagentRunId)
+            implements AgUiEvent {
+        public ActivityDelta(String messageId, String activityType, List<PatchOperation> patch) {
+            this(messageId, activityType, patch, null);
+        }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ActivityDelta(messageId, activityType, patch, id); }
         public EventType type() { return EventType.ACTIVITY_DELTA; }
     }
 
@@ -201,24 +241,32 @@ public sealed interface AgUiEvent {
 
     // ---- reasoning ----
 
-    record ReasoningStart(String messageId) implements AgUiEvent {
+    record ReasoningStart(String messageId, String subagentRunId) implements AgUiEvent {
+        public ReasoningStart(String messageId) { this(messageId, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningStart(messageId, id); }
         public EventType type() { return EventType.REASONING_START; }
     }
 
     /** {@code role} is always the literal {@code "reasoning"} (required on the wire). */
-    record ReasoningMessageStart(String messageId, String role) implements AgUiEvent {
+    record ReasoningMessageStart(String messageId, String role, String subagentRunId) implements AgUiEvent {
         public ReasoningMessageStart {
             role = "reasoning";
         }
+        public ReasoningMessageStart(String messageId, String role) { this(messageId, role, null); }
         public ReasoningMessageStart(String messageId) { this(messageId, "reasoning"); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningMessageStart(messageId, role, id); }
         public EventType type() { return EventType.REASONING_MESSAGE_START; }
     }
 
-    record ReasoningMessageContent(String messageId, String delta) implements AgUiEvent {
+    record ReasoningMessageContent(String messageId, String delta, String subagentRunId) implements AgUiEvent {
+        public ReasoningMessageContent(String messageId, String delta) { this(messageId, delta, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningMessageContent(messageId, delta, id); }
         public EventType type() { return EventType.REASONING_MESSAGE_CONTENT; }
     }
 
-    record ReasoningMessageEnd(String messageId) implements AgUiEvent {
+    record ReasoningMessageEnd(String messageId, String subagentRunId) implements AgUiEvent {
+        public ReasoningMessageEnd(String messageId) { this(messageId, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningMessageEnd(messageId, id); }
         public EventType type() { return EventType.REASONING_MESSAGE_END; }
     }
 
@@ -226,13 +274,45 @@ public sealed interface AgUiEvent {
         public EventType type() { return EventType.REASONING_MESSAGE_CHUNK; }
     }
 
-    record ReasoningEnd(String messageId) implements AgUiEvent {
+    record ReasoningEnd(String messageId, String subagentRunId) implements AgUiEvent {
+        public ReasoningEnd(String messageId) { this(messageId, null); }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningEnd(messageId, id); }
         public EventType type() { return EventType.REASONING_END; }
     }
 
     /** {@code subtype} is {@code "tool-call"} or {@code "message"}; {@code entityId} names that entity. */
-    record ReasoningEncryptedValue(String subtype, String entityId, String encryptedValue) implements AgUiEvent {
+    record ReasoningEncryptedValue(String subtype, String entityId, String encryptedValue, String subagentRunId)
+            implements AgUiEvent {
+        public ReasoningEncryptedValue(String subtype, String entityId, String encryptedValue) {
+            this(subtype, entityId, encryptedValue, null);
+        }
+        public AgUiEvent attributedTo(String id) { return subagentRunId != null ? this : new ReasoningEncryptedValue(subtype, entityId, encryptedValue, id); }
         public EventType type() { return EventType.REASONING_ENCRYPTED_VALUE; }
+    }
+
+    // ---- sub-agents (AG-UI 1.0) ----
+
+    /**
+     * A sub-agent's run began; what it streams afterwards carries its {@code subagentRunId}. {@code parentToolCallId}
+     * is the parent's tool call that runs it; {@code parentSubagentRunId} the sub-agent that called it, when nested.
+     */
+    record SubagentStarted(String subagentRunId, String name, String description, String parentSubagentRunId,
+                           String parentToolCallId, String parentMessageId) implements AgUiEvent {
+        public AgUiEvent attributedTo(String id) {
+            return parentSubagentRunId != null ? this
+                    : new SubagentStarted(subagentRunId, name, description, id, parentToolCallId, parentMessageId);
+        }
+        public EventType type() { return EventType.SUBAGENT_STARTED; }
+    }
+
+    /** A sub-agent's run completed; {@code result} is its final answer. An absent {@code outcome} means success. */
+    record SubagentFinished(String subagentRunId, JsonNode result) implements AgUiEvent {
+        public EventType type() { return EventType.SUBAGENT_FINISHED; }
+    }
+
+    /** A sub-agent's run failed; the parent run goes on (its LLM reads the failure as the tool's error). */
+    record SubagentError(String subagentRunId, String message, String code) implements AgUiEvent {
+        public EventType type() { return EventType.SUBAGENT_ERROR; }
     }
 
     // ---- deprecated thinking events (kept for older clients; the protocol removes them in 1.0) ----

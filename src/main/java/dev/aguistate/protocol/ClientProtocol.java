@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * cancelled run ends in {@code RUN_ERROR} with code {@code cancelled} (the only terminal event they have for a run
  * that did not finish), and a {@code MESSAGES_SNAPSHOT}'s tool message or a {@code TOOL_CALL_RESULT} (an MCP
  * server's image) gets the text of its text parts ({@link MessageContent#text()}). Activity events and messages go
- * out as made: clients since 0.0.40 read them.
+ * out as made: clients since 0.0.40 read them. The {@code SUBAGENT_*} events, which they do not know (an unknown
+ * type fails their run), are left out: a sub-agent's text and tool calls still reach them, unattributed (their
+ * schemas drop the {@code subagentRunId} field they do not know).
  */
 public enum ClientProtocol {
     /** AG-UI 1.0 or later: frames go out as made. */
@@ -29,6 +31,7 @@ public enum ClientProtocol {
 
     private static final Pattern VERSION = Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,64})?");
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NOTHING = new byte[0];
 
     /** Whether {@code declared} reads as a version: digits and dots, an optional pre-release or build suffix. */
     public static boolean isVersion(String declared) {
@@ -40,12 +43,16 @@ public enum ClientProtocol {
         return declared == null || declared.startsWith("0.") || declared.equals("0") ? PRE_1_0 : V1_0;
     }
 
-    /** The frame as this client is to get it; the same array when nothing changes. */
+    /** The frame as this client is to get it; the same array when nothing changes, an empty one to leave it out. */
     public byte[] adapt(byte[] frame) {
         if (this == V1_0) {
             return frame;
         }
         int data = dataStart(frame);
+        if (data >= 0 && (EventType.SUBAGENT_STARTED.begins(frame, data)
+                || EventType.SUBAGENT_FINISHED.begins(frame, data) || EventType.SUBAGENT_ERROR.begins(frame, data))) {
+            return NOTHING;
+        }
         boolean finished = data >= 0 && EventType.RUN_FINISHED.begins(frame, data);
         boolean result = data >= 0 && EventType.TOOL_CALL_RESULT.begins(frame, data);
         if (!finished && !result && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {

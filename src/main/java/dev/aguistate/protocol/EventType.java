@@ -3,7 +3,7 @@ package dev.aguistate.protocol;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** The 33 event types of the AG-UI protocol, named exactly as on the wire. */
+/** The 36 event types of the AG-UI protocol, named exactly as on the wire. */
 public enum EventType {
     RUN_STARTED, RUN_FINISHED, RUN_ERROR, STEP_STARTED, STEP_FINISHED,
     TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT, TEXT_MESSAGE_END, TEXT_MESSAGE_CHUNK,
@@ -13,6 +13,7 @@ public enum EventType {
     RAW, CUSTOM,
     REASONING_START, REASONING_MESSAGE_START, REASONING_MESSAGE_CONTENT, REASONING_MESSAGE_END,
     REASONING_MESSAGE_CHUNK, REASONING_END, REASONING_ENCRYPTED_VALUE,
+    SUBAGENT_STARTED, SUBAGENT_FINISHED, SUBAGENT_ERROR,
     THINKING_START, THINKING_END, THINKING_TEXT_MESSAGE_START, THINKING_TEXT_MESSAGE_CONTENT,
     THINKING_TEXT_MESSAGE_END;
 

@@ -33,6 +33,9 @@ public sealed interface Message {
         Set<String> answered = new HashSet<>();
         for (int i = conversation.size() - 1; i >= 0; i--) {
             Message message = conversation.get(i);
+            if (message.subagentRunId() != null) {
+                continue; // a sub-agent's conversation, inside the parent's call
+            }
             if (message instanceof Tool tool) {
                 answered.add(tool.toolCallId());
             } else if (message instanceof Assistant assistant) {
@@ -50,34 +53,65 @@ public sealed interface Message {
     @JsonIgnore
     String role();
 
-    record Developer(String id, String content, String name, String encryptedValue, JsonNode metadata)
-            implements Message {
+    /**
+     * The sub-agent run that produced the message (AG-UI 1.0's attribution), or null for the thread's own
+     * conversation. A sub-agent's messages are kept with the thread for the UI; the parent's LLM never reads them.
+     */
+    String subagentRunId();
+
+    /** This message as a sub-agent's: carrying {@code subagentRunId}, unless it already carries one (a nested one's). */
+    Message attributedTo(String subagentRunId);
+
+    record Developer(String id, String content, String name, String encryptedValue, JsonNode metadata,
+                     String subagentRunId) implements Message {
+        public Developer(String id, String content, String name, String encryptedValue, JsonNode metadata) {
+            this(id, content, name, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new Developer(id, content, name, encryptedValue, metadata, run); }
         public String role() { return "developer"; }
     }
 
-    record System(String id, String content, String name, String encryptedValue, JsonNode metadata)
-            implements Message {
+    record System(String id, String content, String name, String encryptedValue, JsonNode metadata,
+                  String subagentRunId) implements Message {
+        public System(String id, String content, String name, String encryptedValue, JsonNode metadata) {
+            this(id, content, name, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new System(id, content, name, encryptedValue, metadata, run); }
         public String role() { return "system"; }
     }
 
     /** {@code content} is absent when the assistant only called tools. */
     record Assistant(String id, String content, List<ToolCall> toolCalls, String name, String encryptedValue,
-                     JsonNode metadata) implements Message {
+                     JsonNode metadata, String subagentRunId) implements Message {
+        public Assistant(String id, String content, List<ToolCall> toolCalls, String name, String encryptedValue,
+                         JsonNode metadata) {
+            this(id, content, toolCalls, name, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new Assistant(id, content, toolCalls, name, encryptedValue, metadata, run); }
         public Assistant(String id, String content, List<ToolCall> toolCalls) {
             this(id, content, toolCalls, null, null, null);
         }
         public String role() { return "assistant"; }
     }
 
-    record User(String id, MessageContent content, String name, String encryptedValue, JsonNode metadata)
-            implements Message {
+    record User(String id, MessageContent content, String name, String encryptedValue, JsonNode metadata,
+                String subagentRunId) implements Message {
+        public User(String id, MessageContent content, String name, String encryptedValue, JsonNode metadata) {
+            this(id, content, name, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new User(id, content, name, encryptedValue, metadata, run); }
         public User(String id, String text) { this(id, new MessageContent.Text(text), null, null, null); }
         public String role() { return "user"; }
     }
 
     /** A tool result, a string or (AG-UI 1.0) content parts; {@code error} is set when the tool failed on the client. */
     record Tool(String id, MessageContent content, String toolCallId, String error, String encryptedValue,
-                JsonNode metadata) implements Message {
+                JsonNode metadata, String subagentRunId) implements Message {
+        public Tool(String id, MessageContent content, String toolCallId, String error, String encryptedValue,
+                    JsonNode metadata) {
+            this(id, content, toolCallId, error, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new Tool(id, content, toolCallId, error, encryptedValue, metadata, run); }
         public Tool(String id, String content, String toolCallId) {
             this(id, new MessageContent.Text(content), toolCallId, null, null, null);
         }
@@ -85,11 +119,21 @@ public sealed interface Message {
     }
 
     /** A frontend-rendered activity; {@code content} is a JSON object. Never sent to the LLM. */
-    record Activity(String id, String activityType, JsonNode content, JsonNode metadata) implements Message {
+    record Activity(String id, String activityType, JsonNode content, JsonNode metadata, String subagentRunId)
+            implements Message {
+        public Activity(String id, String activityType, JsonNode content, JsonNode metadata) {
+            this(id, activityType, content, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new Activity(id, activityType, content, metadata, run); }
         public String role() { return "activity"; }
     }
 
-    record Reasoning(String id, String content, String encryptedValue, JsonNode metadata) implements Message {
+    record Reasoning(String id, String content, String encryptedValue, JsonNode metadata, String subagentRunId)
+            implements Message {
+        public Reasoning(String id, String content, String encryptedValue, JsonNode metadata) {
+            this(id, content, encryptedValue, metadata, null);
+        }
+        public Message attributedTo(String run) { return subagentRunId != null ? this : new Reasoning(id, content, encryptedValue, metadata, run); }
         public String role() { return "reasoning"; }
     }
 }

@@ -11,11 +11,15 @@ import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StatePrompt;
 import dev.aguistate.state.StateWriteException;
+import dev.aguistate.tools.ToolFailure;
 import dev.aguistate.tools.ToolInvoker;
 import dev.aguistate.tools.ToolOutcome;
 import io.opentelemetry.context.Context;
@@ -27,6 +31,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -221,6 +226,10 @@ public class AgentRunner {
         if (calls.none()) {
             return finish(run);
         }
+        if (calls.endRun() && run.isSubagent()) {
+            // it cannot wait for the user: it fails before asking, and its parent's LLM reads why
+            return Multi.createFrom().failure(RunFailure.subagentAsked(run.agent().name()));
+        }
         List<ServerToolCall> serverCalls = calls.serverCalls();
         Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
         if (!calls.endRun()) {
@@ -256,15 +265,15 @@ public class AgentRunner {
      * activities while they run, then what {@code record} makes of their outcomes (in call order); the round's
      * activity messages are kept after those results. Cancelling the stream (a stop) cancels the calls in flight.
      */
-    private static Multi<AgUiEvent> runTools(Run run, List<ServerToolCall> calls,
-                                             Function<List<ToolOutcome>, List<AgUiEvent>> record) {
+    private Multi<AgUiEvent> runTools(Run run, List<ServerToolCall> calls,
+                                      Function<List<ToolOutcome>, List<AgUiEvent>> record) {
         return Multi.createFrom().emitter(emitter -> {
             ToolEffects.RoundEffects round = run.toolContext(emitter::emit);
             List<Uni<ToolOutcome>> invocations = calls.stream()
                     .map(call -> Uni.createFrom().deferred(() -> {
                         RunTrace.Tool span = run.trace().tool(call.id(), call.name(), call.arguments());
-                        Uni<ToolOutcome> outcome = call.tool() == null
-                                ? Uni.createFrom().item(new ToolOutcome.Failure(call.notFound()))
+                        Uni<ToolOutcome> outcome = call.subagent() != null ? delegate(run, round, call, span)
+                                : call.tool() == null ? Uni.createFrom().item(new ToolOutcome.Failure(call.notFound()))
                                 : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
                                         run.callContext(round, call, span));
                         return outcome.onItem().invoke(span::ended).onCancellation().invoke(span::cancelled);
@@ -276,6 +285,7 @@ public class AgentRunner {
                     .onItem().transform(outcomes -> {
                         List<Message> activities = round.settle();
                         List<AgUiEvent> recorded = record.apply(outcomes);
+                        run.keepDelegations(round.delegations(calls));
                         run.keepActivities(activities);
                         return recorded;
                     })
@@ -286,5 +296,65 @@ public class AgentRunner {
                 running.cancel();
             });
         });
+    }
+
+    /**
+     * A sub-agent's call: the sub-agent's own run for the task, with its own LLM rounds and tools, streamed within
+     * the round's tools: {@code SUBAGENT_STARTED}, its events carrying its {@code subagentRunId} (its state and
+     * message snapshots are its own: the client does not get them), then {@code SUBAGENT_FINISHED} with its answer,
+     * which is the call's result. A failed run is {@code SUBAGENT_ERROR} and the call's failure, which the parent's
+     * LLM reads; the parent run goes on. Its span ({@code invoke_agent}) is a child of the call's. Cancelling it (a
+     * stop of the parent) cancels its LLM call and tools.
+     */
+    private Uni<ToolOutcome> delegate(Run parent, ToolEffects.RoundEffects round, ServerToolCall call,
+                                      RunTrace.Tool span) {
+        AgentDefinition agent = call.subagent();
+        String task;
+        try {
+            task = AgUiJson.mapper().readTree(call.arguments()).path(OfferedTools.TASK).textValue();
+        } catch (JsonProcessingException e) {
+            task = null;
+        }
+        if (task == null || task.isBlank()) {
+            return Uni.createFrom().item(new ToolOutcome.Failure(new ToolFailure(ToolFailure.Kind.INVALID_ARGUMENTS,
+                    "the sub-agent " + agent.name() + " takes a non-empty string '" + OfferedTools.TASK + "'", null)));
+        }
+        String subagentRunId = UUID.randomUUID().toString();
+        RunStart start = parent.delegation(subagentRunId, task);
+        RunTrace trace = tracing.start(agent.name(), start.input(), settings.provider(), span.context());
+        Run child = new Run(agent, start, settings, trace);
+        parent.subagentStarted(child);
+        round.show(new AgUiEvent.SubagentStarted(subagentRunId, agent.name(),
+                agent.description().isEmpty() ? null : agent.description(), null, call.id(), null));
+        LOG.infof("threadId=%s runId=%s: sub-agent %s started as %s", parent.threadId(), parent.runId(), agent.name(),
+                subagentRunId);
+        return Multi.createFrom().deferred(() -> round(child, new RunInbox()))
+                .onItem().invoke(event -> {
+                    if (!(event instanceof AgUiEvent.StateSnapshot || event instanceof AgUiEvent.StateDelta
+                            || event instanceof AgUiEvent.MessagesSnapshot || event.endsRun())) {
+                        round.show(event.attributedTo(subagentRunId));
+                    }
+                })
+                .collect().last()
+                .onItem().transform(last -> {
+                    String answer = child.answer();
+                    parent.subagentEnded(child);
+                    round.delegated(call.id(), child.delegation());
+                    round.show(new AgUiEvent.SubagentFinished(subagentRunId, TextNode.valueOf(answer)));
+                    trace.ended("success");
+                    return (ToolOutcome) new ToolOutcome.Success(answer, TextNode.valueOf(answer));
+                })
+                .onFailure().invoke(error -> {
+                    parent.subagentEnded(child);
+                    round.delegated(call.id(), child.delegation()); // what it completed stays, as a run's does
+                })
+                .onFailure().recoverWithUni(error -> child.failed(error).onItem().transform(event -> {
+                    AgUiEvent.RunError failed = (AgUiEvent.RunError) event;
+                    round.show(new AgUiEvent.SubagentError(subagentRunId, failed.message(), failed.code()));
+                    trace.ended("error");
+                    return new ToolOutcome.Failure(new ToolFailure(ToolFailure.Kind.INVOCATION_FAILED,
+                            "the sub-agent " + agent.name() + " failed: " + failed.message(), null));
+                }))
+                .onCancellation().invoke(() -> trace.ended("cancelled"));
     }
 }

@@ -1,5 +1,8 @@
 package dev.aguistate.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ToolSchemas;
 import dev.aguistate.protocol.RunAgentInput;
@@ -16,13 +19,20 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * The tools a run offers the LLM: the agent's backend tools and the client's frontend tools (a client tool named
- * like one of the agent's is shadowed by it). {@value Confirmations#CONFIRM_CHANGES} is never offered: a client
+ * The tools a run offers the LLM: the agent's backend tools, its sub-agents (each a tool taking a {@value #TASK})
+ * and the client's frontend tools (a client tool named like one of the agent's is shadowed by it). {@value Confirmations#CONFIRM_CHANGES} is never offered: a client
  * that declares it chooses the client-tool form of confirmations.
  */
 public final class OfferedTools {
 
     private static final Logger LOG = Logger.getLogger(OfferedTools.class);
+    /** What a sub-agent takes as a tool: the task, in words. */
+    static final String TASK = "task";
+    private static final JsonNode SUBAGENT_PARAMETERS = JsonNodeFactory.instance.objectNode()
+            .put("type", "object")
+            .<ObjectNode>set("properties", JsonNodeFactory.instance.objectNode().set(TASK, JsonNodeFactory.instance
+                    .objectNode().put("type", "string").put("description", "The task, with all it needs to know")))
+            .set("required", JsonNodeFactory.instance.arrayNode().add(TASK));
 
     private final AgentDefinition agent;
     /** The agent's tools as the run found them at its start: a source's list may change meanwhile. */
@@ -45,10 +55,13 @@ public final class OfferedTools {
         Map<String, BackendTool> backendTools = agent.currentTools();
         backendTools.values().forEach(t -> specifications.add(
                 ToolSchemas.specification(t.name(), t.description(), t.visibleParameters())));
+        agent.subagents().forEach(a -> specifications.add(ToolSchemas.specification(a.name(),
+                a.description().isEmpty() ? "Hands a task to the agent " + a.name() + "; answers with its result."
+                        : a.description(), SUBAGENT_PARAMETERS)));
         List<Tool> frontend = input.tools().stream()
                 .filter(t -> !ToolCall.CONFIRM_CHANGES.equals(t.name()))
                 .filter(t -> {
-                    boolean shadowed = backendTools.containsKey(t.name());
+                    boolean shadowed = backendTools.containsKey(t.name()) || agent.subagent(t.name()).isPresent();
                     if (shadowed) {
                         LOG.warnf("threadId=%s runId=%s: client tool %s is shadowed by the agent's own tool",
                                 input.threadId(), input.runId(), t.name());
@@ -82,7 +95,8 @@ public final class OfferedTools {
                 continue;
             }
             BackendTool tool = backendTools.get(call.name);
-            ServerToolCall serverCall = new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(), tool);
+            ServerToolCall serverCall = new ServerToolCall(call.id, call.name, call.argumentsOrEmptyObject(), tool,
+                    tool == null ? agent.subagent(call.name).orElse(null) : null);
             if (tool != null && agent.confirmation().requires(tool)) {
                 toConfirm.add(serverCall);
             } else {

@@ -16,6 +16,7 @@ import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.state.StartingState;
+import dev.aguistate.state.StateLayers;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
 import dev.aguistate.tools.BackendTool;
@@ -28,6 +29,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -72,6 +75,11 @@ final class Run {
     private JsonNode roundStartView;
     /** The span of the round's LLM call, while it streams. */
     private RunTrace.Chat chat;
+    /**
+     * The sub-agents' runs under way in the round's tools, by {@code subagentRunId}: a stop closes what they left
+     * open. Written by the tools' threads.
+     */
+    private final Map<String, Run> subagents = new ConcurrentHashMap<>();
 
     /** @throws StateWriteException when the client's state is not an object or breaks the agent's state schema */
     Run(AgentDefinition agent, RunStart start, RunSettings settings, RunTrace trace) {
@@ -328,6 +336,76 @@ final class Run {
     }
 
     /**
+     * What a sub-agent's run for {@code call} starts from: the thread and the caller of this run, the task as its
+     * only message, no client tools and no stored state (its state, if it keeps one, starts from its schema and is
+     * its own: neither the client nor the store sees it), and no journal: its messages are kept with this run's
+     * round ({@link #keepSubagentMessages}).
+     */
+    RunStart delegation(String subagentRunId, String task) {
+        Message.User message = new Message.User(UUID.randomUUID().toString(), task);
+        RunAgentInput delegated = new RunAgentInput(input.threadId(), subagentRunId, input.protocolVersion(),
+                input.runId(), JsonNodeFactory.instance.objectNode(), List.of(message), List.of(), List.of(), null,
+                List.of());
+        return new RunStart(delegated, start.options(), StateLayers.empty(), List.of(),
+                new Conversation(List.of(message), List.of(message), Conversation.Restatement.NONE, true), Map.of(),
+                ThreadInterrupts.NONE, SUBAGENT_JOURNAL, null, start.credential());
+    }
+
+    /** A sub-agent's progress is its parent's: kept with the parent's round of tools. */
+    private static final RunJournal SUBAGENT_JOURNAL = new RunJournal() {
+        @Override
+        public Uni<Void> keep(RunProgress progress) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> end(RunProgress progress, RunEnd end) {
+            return Uni.createFrom().voidItem();
+        }
+    };
+
+    /** What a sub-agent's run answered: the text of its last assistant message (empty when it said nothing). */
+    String answer() {
+        List<Message> messages = transcript.messages();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof Message.Assistant assistant && assistant.subagentRunId() == null
+                    && assistant.content() != null) {
+                return assistant.content();
+            }
+        }
+        return "";
+    }
+
+    /** The messages a sub-agent's run added to its task, each carrying its {@code subagentRunId}. */
+    private List<Message> subagentMessages() {
+        List<Message> messages = transcript.messages();
+        return messages.subList(start.conversation().history().size(), messages.size()).stream()
+                .map(message -> message.attributedTo(runId())).toList();
+    }
+
+    /** Whether this is a sub-agent's run ({@link #delegation}), which has no thread of its own to wait in. */
+    boolean isSubagent() {
+        return start.journal() == SUBAGENT_JOURNAL;
+    }
+
+    /**
+     * What the round's sub-agents left: their messages, kept in the conversation after the round's results (where
+     * the client has them too: it puts a call's result right after the call), in call order; their usage, counted
+     * as this run's.
+     */
+    void keepDelegations(List<ToolEffects.Delegation> delegations) {
+        for (ToolEffects.Delegation delegation : delegations) {
+            delegation.messages().forEach(transcript::add);
+            delegation.usage().forEach(ending::countUsage);
+        }
+    }
+
+    /** What the run left its parent, when it is a sub-agent's: see {@link ToolEffects.Delegation}. */
+    ToolEffects.Delegation delegation() {
+        return new ToolEffects.Delegation(subagentMessages(), ending.usages());
+    }
+
+    /**
      * The round's activity messages as they ended, kept in the conversation after the round's results (where they
      * stay on reload; a client that shows them live has them after the call instead, which no later request
      * minds, see {@code session.Reconciliation}).
@@ -432,11 +510,35 @@ final class Run {
      */
     Uni<List<AgUiEvent>> cancelled() {
         List<AgUiEvent> out = new ArrayList<>(3);
+        closeOpen(out);
+        out.add(ending.finished(RunOutcome.CANCELLED));
+        return endWithout(RunEnd.CANCELLED).replaceWith(out);
+    }
+
+    /**
+     * Closes what a stop left open: the cut round's message, tool call or reasoning, and each sub-agent's under way
+     * (what it left open, attributed to it, then its {@code SUBAGENT_ERROR cancelled}).
+     */
+    private void closeOpen(List<AgUiEvent> out) {
         if (translation != null) {
             translation.round().close(out);
         }
-        out.add(ending.finished(RunOutcome.CANCELLED));
-        return endWithout(RunEnd.CANCELLED).replaceWith(out);
+        subagents.forEach((id, child) -> {
+            List<AgUiEvent> closed = new ArrayList<>(2);
+            child.closeOpen(closed);
+            closed.forEach(event -> out.add(event.attributedTo(id)));
+            out.add(new AgUiEvent.SubagentError(id, "The run was stopped.", "cancelled"));
+        });
+    }
+
+    /** A sub-agent's run for one of the round's calls started; it is closed on a stop until it {@link #ended}. */
+    void subagentStarted(Run child) {
+        subagents.put(child.runId(), child);
+    }
+
+    /** A sub-agent's run ended (or was stopped). */
+    void subagentEnded(Run child) {
+        subagents.remove(child.runId());
     }
 
     /**

@@ -35,6 +35,11 @@ public final class RunFailure extends RuntimeException {
         return new RunFailure("tool_failed", message);
     }
 
+    static RunFailure subagentAsked(String agent) {
+        return new RunFailure("subagent_interrupted", "The sub-agent " + agent
+                + " wanted the user's confirmation or a page's tool, which a sub-agent cannot ask for.");
+    }
+
     static RunFailure invalidStateOutput(String reason) {
         return new RunFailure("invalid_state_output", "The model's new state was rejected: " + reason);
     }

@@ -34,6 +34,11 @@ final class TerminalEvents {
         usages.add(usage);
     }
 
+    /** What the run's LLM calls used so far, one per call (a sub-agent's count into its parent's). */
+    List<ModelUsage> usages() {
+        return List.copyOf(usages);
+    }
+
     AgUiEvent finished(RunOutcome outcome) {
         return new AgUiEvent.RunFinished(threadId, runId, null, outcome, usage());
     }

@@ -1,6 +1,7 @@
 package dev.aguistate.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.state.State;
@@ -15,7 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -105,6 +108,12 @@ final class ToolEffects {
     }
 
     /**
+     * What a sub-agent's run left its parent: the messages it added to its task (attributed to it), to keep in the
+     * parent's conversation, and its LLM calls' usage, which counts into the parent's.
+     */
+    record Delegation(List<Message> messages, List<ModelUsage> usage) {}
+
+    /**
      * The tool context of one round's tools: reads, live writes and activities under the lock, their events emitted
      * in order; each call reaches it through its {@link CallContext}. Once the tools are done, {@link #settle}
      * sends what waits and {@link #then} what follows it.
@@ -117,6 +126,8 @@ final class ToolEffects {
         private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
         /** Emissions in progress or asked for: whoever raises it from 0 emits until nothing is pending. */
         private final AtomicInteger draining = new AtomicInteger();
+        /** By tool call id: what the round's sub-agents left; written by their calls' threads. */
+        private final Map<String, Delegation> delegations = new ConcurrentHashMap<>();
         /** Guarded by the lock: the tools are done (or stopped), activities are no longer shown. */
         private boolean settled;
         /** Guarded by the lock: the timer that sends the activity changes that wait, and when it fires. */
@@ -155,6 +166,22 @@ final class ToolEffects {
                 out.forEach(this::enqueue);
             }
             drain();
+        }
+
+        /** Shows an event of a sub-agent's run at once, in order with the round's other events. */
+        void show(AgUiEvent event) {
+            enqueue(event);
+            drain();
+        }
+
+        /** Keeps what a sub-agent's run for the call left, for {@link #delegations}. */
+        void delegated(String toolCallId, Delegation delegation) {
+            delegations.put(toolCallId, delegation);
+        }
+
+        /** What the round's sub-agents left, in the order of {@code calls}. */
+        List<Delegation> delegations(List<ServerToolCall> calls) {
+            return calls.stream().map(call -> delegations.get(call.id())).filter(Objects::nonNull).toList();
         }
 
         /** The timer's turn: the activity changes whose time has come. */

@@ -23,11 +23,12 @@ import java.util.Map;
  */
 final class RunProjection {
 
-    /** An assistant turn: its text and its finished tool calls, in order. */
+    /** An assistant turn: its text and its finished tool calls, in order; a sub-agent's carries its run's id. */
     private static final class Turn {
         final String id;
         final StringBuilder text = new StringBuilder();
         final List<ToolCall> calls = new ArrayList<>();
+        String subagentRunId;
         boolean textOpen;
         boolean hasText;
 
@@ -36,17 +37,22 @@ final class RunProjection {
         }
 
         Message message() {
-            return new Message.Assistant(id, hasText ? text.toString() : null, calls.isEmpty() ? null : List.copyOf(calls));
+            return new Message.Assistant(id, hasText ? text.toString() : null, calls.isEmpty() ? null : List.copyOf(calls),
+                    null, null, null, subagentRunId);
         }
     }
 
-    private record OpenCall(String id, String name, String parentId, StringBuilder args) {}
+    private record OpenCall(String id, String name, String parentId, StringBuilder args, String subagentRunId) {}
+
+    /** An open reasoning message, and the sub-agent run it is of (null: the run's own). */
+    private record OpenReasoning(StringBuilder text, String subagentRunId) {}
 
     private final Map<String, Message> messages = new LinkedHashMap<>();
     private final Map<String, Turn> turns = new LinkedHashMap<>();
     private final Map<String, OpenCall> openCalls = new LinkedHashMap<>();
-    private final Map<String, StringBuilder> openReasoning = new LinkedHashMap<>();
-    private final List<String> reasoningPhases = new ArrayList<>();
+    private final Map<String, OpenReasoning> openReasoning = new LinkedHashMap<>();
+    /** The open reasoning phases: message id → the sub-agent run it is of (null: the run's own). */
+    private final Map<String, String> reasoningPhases = new LinkedHashMap<>();
     private JsonNode state;
     private AgUiEvent.RunStarted started;
     private AgUiEvent terminal;
@@ -89,23 +95,25 @@ final class RunProjection {
                 AgUiEvent.PROTOCOL_VERSION, started.parentRunId(), null, started.metadata())
                 : new AgUiEvent.RunStarted(threadId, runId, null, null));
         out.add(new AgUiEvent.MessagesSnapshot(List.copyOf(messages.values())));
-        reasoningPhases.forEach(id -> out.add(new AgUiEvent.ReasoningStart(id)));
-        openReasoning.forEach((id, text) -> {
-            out.add(new AgUiEvent.ReasoningMessageStart(id, "reasoning"));
-            if (!text.isEmpty()) {
-                out.add(new AgUiEvent.ReasoningMessageContent(id, text.toString()));
+        reasoningPhases.forEach((id, subagentRunId) -> out.add(new AgUiEvent.ReasoningStart(id, subagentRunId)));
+        // what is re-opened keeps its sub-agent: the live events that follow carry it, and a 1.0 client checks they
+        // match their opener's
+        openReasoning.forEach((id, open) -> {
+            out.add(new AgUiEvent.ReasoningMessageStart(id, "reasoning", open.subagentRunId()));
+            if (!open.text().isEmpty()) {
+                out.add(new AgUiEvent.ReasoningMessageContent(id, open.text().toString(), open.subagentRunId()));
             }
         });
         turns.values().stream().filter(t -> t.textOpen).forEach(t -> {
-            out.add(new AgUiEvent.TextMessageStart(t.id, "assistant", null));
+            out.add(new AgUiEvent.TextMessageStart(t.id, "assistant", null, t.subagentRunId));
             if (!t.text.isEmpty()) {
-                out.add(new AgUiEvent.TextMessageContent(t.id, t.text.toString()));
+                out.add(new AgUiEvent.TextMessageContent(t.id, t.text.toString(), t.subagentRunId));
             }
         });
         openCalls.values().forEach(c -> {
-            out.add(new AgUiEvent.ToolCallStart(c.id(), c.name(), c.parentId()));
+            out.add(new AgUiEvent.ToolCallStart(c.id(), c.name(), c.parentId(), c.subagentRunId()));
             if (!c.args().isEmpty()) {
-                out.add(new AgUiEvent.ToolCallArgs(c.id(), c.args().toString()));
+                out.add(new AgUiEvent.ToolCallArgs(c.id(), c.args().toString(), c.subagentRunId()));
             }
         });
         if (withState && state != null) {
@@ -139,6 +147,7 @@ final class RunProjection {
             state = StatePatches.apply(state, e.delta());
         } else if (event instanceof AgUiEvent.TextMessageStart e) {
             Turn turn = turn(e.messageId());
+            turn.subagentRunId = e.subagentRunId();
             turn.textOpen = true;
             turn.hasText = true;
         } else if (event instanceof AgUiEvent.TextMessageContent e) {
@@ -148,34 +157,38 @@ final class RunProjection {
             turn.textOpen = false;
             messages.put(turn.id, turn.message());
         } else if (event instanceof AgUiEvent.ToolCallStart e) {
-            openCalls.put(e.toolCallId(),
-                    new OpenCall(e.toolCallId(), e.toolCallName(), e.parentMessageId(), new StringBuilder()));
+            openCalls.put(e.toolCallId(), new OpenCall(e.toolCallId(), e.toolCallName(), e.parentMessageId(),
+                    new StringBuilder(), e.subagentRunId()));
         } else if (event instanceof AgUiEvent.ToolCallArgs e && openCalls.containsKey(e.toolCallId())) {
             openCalls.get(e.toolCallId()).args().append(e.delta());
         } else if (event instanceof AgUiEvent.ToolCallEnd e && openCalls.containsKey(e.toolCallId())) {
             OpenCall call = openCalls.remove(e.toolCallId());
             Turn turn = turn(call.parentId() != null ? call.parentId() : call.id());
+            turn.subagentRunId = call.subagentRunId();
             turn.calls.add(new ToolCall(call.id(), call.name(), call.args().toString()));
             messages.put(turn.id, turn.message());
         } else if (event instanceof AgUiEvent.ToolCallResult e) {
-            messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId(), null, null, null));
+            messages.put(e.messageId(), new Message.Tool(e.messageId(), e.content(), e.toolCallId(), null, null, null,
+                    e.subagentRunId()));
         } else if (event instanceof AgUiEvent.ActivitySnapshot e) {
-            messages.put(e.messageId(), new Message.Activity(e.messageId(), e.activityType(), e.content(), null));
+            messages.put(e.messageId(), new Message.Activity(e.messageId(), e.activityType(), e.content(), null,
+                    e.subagentRunId()));
         } else if (event instanceof AgUiEvent.ActivityDelta e
                 && messages.get(e.messageId()) instanceof Message.Activity activity) {
             messages.put(e.messageId(), new Message.Activity(activity.id(), activity.activityType(),
-                    StatePatches.apply(activity.content(), e.patch()), activity.metadata()));
+                    StatePatches.apply(activity.content(), e.patch()), activity.metadata(), activity.subagentRunId()));
         } else if (event instanceof AgUiEvent.ReasoningStart e) {
-            reasoningPhases.add(e.messageId());
+            reasoningPhases.put(e.messageId(), e.subagentRunId());
         } else if (event instanceof AgUiEvent.ReasoningEnd e) {
             reasoningPhases.remove(e.messageId());
         } else if (event instanceof AgUiEvent.ReasoningMessageStart e) {
-            openReasoning.put(e.messageId(), new StringBuilder());
+            openReasoning.put(e.messageId(), new OpenReasoning(new StringBuilder(), e.subagentRunId()));
         } else if (event instanceof AgUiEvent.ReasoningMessageContent e && openReasoning.containsKey(e.messageId())) {
-            openReasoning.get(e.messageId()).append(e.delta());
+            openReasoning.get(e.messageId()).text().append(e.delta());
         } else if (event instanceof AgUiEvent.ReasoningMessageEnd e && openReasoning.containsKey(e.messageId())) {
-            String text = openReasoning.remove(e.messageId()).toString();
-            messages.put(e.messageId(), new Message.Reasoning(e.messageId(), text, null, null));
+            OpenReasoning open = openReasoning.remove(e.messageId());
+            messages.put(e.messageId(), new Message.Reasoning(e.messageId(), open.text().toString(), null, null,
+                    open.subagentRunId()));
         }
         // the other events change nothing a joining client must be told
     }

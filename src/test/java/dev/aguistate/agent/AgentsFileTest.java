@@ -336,6 +336,30 @@ class AgentsFileTest {
     }
 
     @Test
+    void anAgentNamesItsSubagentsWhereverTheFileDeclaresThem(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("agents.yaml"), """
+                agents:
+                  - name: supervisor
+                    subagents: [researcher, writer]
+                  - name: researcher
+                    description: Finds facts.
+                    stateless: true
+                  - name: writer
+                    subagents: [researcher]
+                """);
+
+        List<AgentDefinition> agents = AgentsFile.load(file);
+
+        assertEquals(List.of("supervisor", "researcher", "writer"), agents.stream().map(AgentDefinition::name).toList());
+        AgentDefinition supervisor = agents.get(0);
+        assertEquals(List.of("researcher", "writer"), supervisor.subagents().stream().map(AgentDefinition::name)
+                .toList());
+        assertSame(agents.get(1), supervisor.subagents().get(0), "one definition, however often it is named");
+        assertSame(agents.get(2), supervisor.subagents().get(1));
+        assertSame(agents.get(1), agents.get(2).subagents().get(0));
+    }
+
+    @Test
     void anMcpServerTakesItsAddressAndHeadersFromVariablesAndHttpToolsAreTheAgentsToConfirm(@TempDir Path dir)
             throws IOException {
         Path file = Files.writeString(dir.resolve("agents.yaml"), """
@@ -418,6 +442,12 @@ class AgentsFileTest {
                         "agents[0] 'trip': ", "state key 'stops': unknown merge 'append' (expected replace,"),
                 Arguments.of("default of another type", state.replace("array}", "array, default: {}}"),
                         "agents[0] 'trip': ", "the default of state key stops is object, but the key expects array"),
+                Arguments.of("sub-agent that is not in the file", agent + "    subagents: [guide]\n",
+                        "agents[0] 'trip': ", "subagents[0] 'guide': there is no agent named 'guide' in this file"),
+                Arguments.of("sub-agents in a circle", agent + "    subagents: [guide]\n  - name: guide\n"
+                                + "    subagents: [trip]\n",
+                        "agents[1] 'guide': ", "subagents[0] 'trip': sub-agents may not call each other in a circle:"
+                                + " trip -> guide -> trip"),
                 Arguments.of("duplicate agent name", state + "  - name: trip\n",
                         "agents[1] 'trip': ", "the name is already used by agents[0] 'trip'"),
                 Arguments.of("prediction of an undeclared tool",

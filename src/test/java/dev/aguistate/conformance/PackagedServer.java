@@ -39,9 +39,12 @@ final class PackagedServer implements BeforeAllCallback, AfterEachCallback, Test
         this.properties = properties;
     }
 
-    /** The server with its defaults: one anonymous user. */
+    /**
+     * The server with its defaults (one anonymous user) and, as the docs' newcomer runs it, the agents of
+     * {@code examples/agents.yaml}: the suite's sub-agent runs are its supervisor's.
+     */
     static PackagedServer defaults() {
-        return new PackagedServer("defaults", Map.of());
+        return new PackagedServer("defaults", Map.of("agui.agents.file", "examples/agents.yaml"));
     }
 
     /**

@@ -67,7 +67,7 @@ class AgUiEventJsonTest {
             {"provider":"openai","model":"gpt-4o","inputTokens":10,"outputTokens":5,"totalTokens":15,
              "reasoningTokens":2,"cachedInputTokens":3}""";
 
-    // ------------------------------------------------------------------ the 33 events, fully populated
+    // ------------------------------------------------------------------ the 36 events, fully populated
 
     static List<Case> allEvents() {
         List<Case> cases = new ArrayList<>();
@@ -181,6 +181,15 @@ class AgUiEventJsonTest {
         cases.add(new Case(new AgUiEvent.ReasoningEncryptedValue("tool-call", "c1", "ZW5j"), """
                 {"type":"REASONING_ENCRYPTED_VALUE","subtype":"tool-call","entityId":"c1","encryptedValue":"ZW5j"}"""));
 
+        // ---- sub-agents
+        cases.add(new Case(new AgUiEvent.SubagentStarted("sa1", "researcher", "Finds facts", "sa0", "c1", "m1"), """
+                {"type":"SUBAGENT_STARTED","subagentRunId":"sa1","name":"researcher","description":"Finds facts",
+                 "parentSubagentRunId":"sa0","parentToolCallId":"c1","parentMessageId":"m1"}"""));
+        cases.add(new Case(new AgUiEvent.SubagentFinished("sa1", json("\"Otters hold hands.\"")), """
+                {"type":"SUBAGENT_FINISHED","subagentRunId":"sa1","result":"Otters hold hands."}"""));
+        cases.add(new Case(new AgUiEvent.SubagentError("sa1", "The tool failed.", "tool_failed"), """
+                {"type":"SUBAGENT_ERROR","subagentRunId":"sa1","message":"The tool failed.","code":"tool_failed"}"""));
+
         // ---- deprecated thinking
         cases.add(new Case(new AgUiEvent.ThinkingStart("Planning"), """
                 {"type":"THINKING_START","title":"Planning"}"""));
@@ -220,8 +229,8 @@ class AgUiEventJsonTest {
         Set<EventType> covered = allEvents().stream().map(c -> c.event().type())
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(EventType.class)));
         assertEquals(EnumSet.allOf(EventType.class), covered);
-        assertEquals(33, EventType.values().length);
-        assertEquals(33, allEvents().size(), "one case per event type");
+        assertEquals(36, EventType.values().length);
+        assertEquals(36, allEvents().size(), "one case per event type");
     }
 
     @Test

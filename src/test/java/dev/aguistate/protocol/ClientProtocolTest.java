@@ -45,6 +45,21 @@ class ClientProtocolTest {
     }
 
     @Test
+    void subagentEventsAreLeftOutBeforeOneZeroAndTheSubagentsOwnEventsGoOutAsMade() {
+        for (AgUiEvent event : List.of(new AgUiEvent.SubagentStarted("sa1", "researcher", null, null, "c1", null),
+                new AgUiEvent.SubagentFinished("sa1", AgUiJson.mapper().getNodeFactory().textNode("Facts")),
+                new AgUiEvent.SubagentError("sa1", "It failed.", "tool_failed"))) {
+            assertEquals(0, ClientProtocol.PRE_1_0.adapt(SseFrames.frame("r:3", AgUiJson.writeBytes(event))).length,
+                    event.type().name());
+            byte[] frame = SseFrames.frame("r:3", AgUiJson.writeBytes(event));
+            assertSame(frame, ClientProtocol.V1_0.adapt(frame));
+        }
+        byte[] text = SseFrames.frame("r:4", AgUiJson.writeBytes(
+                new AgUiEvent.TextMessageContent("m1", "Facts").attributedTo("sa1")));
+        assertSame(text, ClientProtocol.PRE_1_0.adapt(text), "its schemas drop the field they do not know");
+    }
+
+    @Test
     void aSuccessOutcomeLosesItsPendingToolCallIdsBeforeOneZero() {
         AgUiEvent.RunFinished pending = new AgUiEvent.RunFinished("t", "r", null,
                 new RunOutcome.Success(List.of("call_1")), null);

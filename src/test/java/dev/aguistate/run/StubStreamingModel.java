@@ -45,7 +45,7 @@ final class StubStreamingModel implements StreamingModel {
     }
 
     @Override
-    public Multi<ModelEvent> stream(ChatRequest request) {
+    public synchronized Multi<ModelEvent> stream(ChatRequest request) { // sub-agents of one round call at once
         requests.add(request);
         if (answers.isEmpty()) {
             throw new AssertionError("the run made an LLM call nobody expected: " + request.messages());

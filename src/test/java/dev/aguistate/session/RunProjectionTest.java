@@ -99,4 +99,35 @@ class RunProjectionTest {
 
         assertEquals("llm_unavailable", ((AgUiEvent.RunError) projection.terminal()).code());
     }
+
+    /** A joiner gets a sub-agent's messages attributed, and what it has open re-opened as its own. */
+    @Test
+    void aSubagentsMessagesAndWhatItHasOpenKeepItsRunId() {
+        List<AgUiEvent> delegating = List.of(new AgUiEvent.RunStarted("t", "r"),
+                new AgUiEvent.ToolCallStart("c1", "researcher", "a1"), new AgUiEvent.ToolCallEnd("c1"),
+                new AgUiEvent.SubagentStarted("sa1", "researcher", null, null, "c1", null),
+                new AgUiEvent.TextMessageStart("s1", "assistant", null).attributedTo("sa1"),
+                new AgUiEvent.TextMessageContent("s1", "Otters").attributedTo("sa1"),
+                new AgUiEvent.TextMessageEnd("s1").attributedTo("sa1"),
+                new AgUiEvent.ToolCallStart("c2", "search", "s2").attributedTo("sa1"),
+                new AgUiEvent.ToolCallEnd("c2").attributedTo("sa1"),
+                new AgUiEvent.ToolCallResult("m3", "c2", "found").attributedTo("sa1"),
+                new AgUiEvent.TextMessageStart("s3", "assistant", null).attributedTo("sa1"),
+                new AgUiEvent.TextMessageContent("s3", "hold").attributedTo("sa1"));
+
+        List<AgUiEvent> joined = new ArrayList<>(RunProjection.over(List.of(QUESTION), AgUiJson.tree("{}"))
+                .apply(log(AgUiJson.tree("{}"), delegating)).prelude("t", "r", false));
+        joined.add(new AgUiEvent.TextMessageContent("s3", " hands.").attributedTo("sa1"));
+        joined.add(new AgUiEvent.TextMessageEnd("s3").attributedTo("sa1"));
+        joined.add(new AgUiEvent.RunFinished("t", "r", null, RunOutcome.SUCCESS, null));
+
+        EventStreamVerifier.verify(json(joined), "t", "r");
+        List<Message> held = ((AgUiEvent.MessagesSnapshot) joined.get(1)).messages();
+        assertEquals(java.util.Map.of("a1", "none", "s1", "sa1", "s2", "sa1", "m3", "sa1"), held.stream()
+                .filter(m -> !m.id().equals("u1")).collect(java.util.stream.Collectors.toMap(Message::id,
+                        m -> m.subagentRunId() == null ? "none" : m.subagentRunId())));
+        assertEquals(List.of("sa1", "sa1"), joined.subList(2, 4).stream()
+                .map(e -> AgUiJson.tree(AgUiJson.write(e)).path("subagentRunId").asText()).toList(),
+                "the open message re-opened as the sub-agent's: " + joined.subList(2, 4));
+    }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
  * ({@code agui.agents.file}): {@code itinerary}, declared without Java and the default agent, and {@code orders},
  * whose tools are a bean's {@code @Tool} methods, and {@code hooked}, with a webhook of its own; its one caller is
  * alice, with the API key of {@link #AUTHORIZATION}. Run webhooks go to a {@link WebhookReceiverResource}
- * (RunWebhooksTest), which shares this boot rather than paying for its own.
+ * (RunWebhooksTest), which shares this boot rather than paying for its own; {@code supervisor} offers {@code
+ * researcher} as a sub-agent (SubagentHttpTest).
  */
 public class AgentsFileProfile extends StubbedLlmProfile {
 

@@ -40,6 +40,8 @@ import java.util.Set;
  *       synthetic "not answered" result, because OpenAI-compatible APIs reject unanswered calls;</li>
  *   <li>{@value ToolCall#CONFIRM_CHANGES} calls and their answers are between the server and the user: the
  *       LLM sees the confirmed call's result instead;</li>
+ *   <li>a sub-agent's messages ({@code subagentRunId}) are its own conversation, kept for the UI: the LLM sees the
+ *       call's result, the sub-agent's answer, instead;</li>
  *   <li>an assistant message with neither text nor a call the LLM sees (one a client sent, or one an older
  *       server stored) is left out: an empty assistant turn makes the model start over instead of answering.</li>
  * </ul>
@@ -58,7 +60,8 @@ public final class ConversationMapper {
         Set<String> confirmCalls = confirmCalls(messages);
         List<ChatMessage> toolMedia = new ArrayList<>(); // user messages carrying tool results' media parts
         for (Message message : messages) {
-            if (message instanceof Message.Tool t && confirmCalls.contains(t.toolCallId())
+            if (message.subagentRunId() != null
+                    || message instanceof Message.Tool t && confirmCalls.contains(t.toolCallId())
                     || message instanceof Message.Assistant a && nothingForTheModel(a)) {
                 continue;
             }
