@@ -181,6 +181,31 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
     }
 
     @Test
+    void toolCallsWithoutAnIndexAreToldApartByTheirIds() {
+        StubbedModel upstream = start();
+        // Some OpenAI-compatible servers leave out tool_calls[].index; a new id starts the next call.
+        upstream.stub.enqueue(StubResponse.body(200, "text/event-stream", """
+                data: {"choices":[{"delta":{"tool_calls":[{"id":"call_a","function":{"name":"f","arguments":"{\\"x\\":"}}]}}]}
+
+                data: {"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"1}"}}]}}]}
+
+                data: {"choices":[{"delta":{"tool_calls":[{"id":"call_b","function":{"name":"g","arguments":"{}"}}]}}]}
+
+                data: {"choices":[{"delta":{},"finish_reason":"tool_calls"}],"model":"m"}
+
+                data: [DONE]
+
+                """));
+
+        assertEquals(List.of(new ModelEvent.ToolCallDelta(0, "call_a", "f", "{\"x\":"),
+                new ModelEvent.ToolCallDelta(0, "call_a", "f", "1}"),
+                new ModelEvent.ToolCallCompleted(0, "call_a", "f", "{\"x\":1}"),
+                new ModelEvent.ToolCallDelta(1, "call_b", "g", "{}"),
+                new ModelEvent.ToolCallCompleted(1, "call_b", "g", "{}"),
+                new ModelEvent.Completed(null, FinishReason.TOOL_CALLS)), upstream.stream().awaitCompletion(WAIT).getItems());
+    }
+
+    @Test
     void cachedAndReasoningTokenDetailsAreReadWhenTheUpstreamReportsThem() {
         StubbedModel upstream = start();
         upstream.stub.enqueue(StubResponse.stream().text("ok").usage(120, 40, 100, 25).build());
