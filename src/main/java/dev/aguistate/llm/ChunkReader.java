@@ -140,43 +140,42 @@ final class ChunkReader {
         expect(parser, value, JsonToken.START_ARRAY);
         List<ToolCallFragment> fragments = new ArrayList<>(1);
         for (JsonToken call = parser.nextToken(); call != JsonToken.END_ARRAY; call = parser.nextToken()) {
-            if (call == JsonToken.VALUE_NULL) {
-                continue;
+            if (call != JsonToken.VALUE_NULL) {
+                expect(parser, call, JsonToken.START_OBJECT);
+                fragments.add(toolCall(parser));
             }
-            expect(parser, call, JsonToken.START_OBJECT);
-            Integer index = null;
-            String id = null;
-            String[] function = {null, null};
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
-                JsonToken field = parser.nextToken();
-                switch (name) {
-                    case "index" -> index = count(parser);
-                    case "id" -> id = text(parser);
-                    case "function" -> function(parser, field, function);
-                    default -> parser.skipChildren();
-                }
-            }
-            fragments.add(new ToolCallFragment(index, id, function[0], function[1]));
         }
         return fragments;
     }
 
-    /** A tool call's {@code function}: its name and its arguments' fragment, into {@code nameAndArguments}. */
-    private static void function(JsonParser parser, JsonToken value, String[] nameAndArguments) throws IOException {
-        if (value == JsonToken.VALUE_NULL) {
-            return;
-        }
-        expect(parser, value, JsonToken.START_OBJECT);
+    private static ToolCallFragment toolCall(JsonParser parser) throws IOException {
+        Integer index = null;
+        String id = null;
+        String name = null;
+        String arguments = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
-            parser.nextToken();
-            switch (name) {
-                case "name" -> nameAndArguments[0] = text(parser);
-                case "arguments" -> nameAndArguments[1] = text(parser);
-                default -> parser.skipChildren();
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if (field.equals("index")) {
+                index = count(parser);
+            } else if (field.equals("id")) {
+                id = text(parser);
+            } else if (field.equals("function") && value != JsonToken.VALUE_NULL) {
+                expect(parser, value, JsonToken.START_OBJECT);
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String part = parser.currentName();
+                    parser.nextToken();
+                    switch (part) {
+                        case "name" -> name = text(parser);
+                        case "arguments" -> arguments = text(parser);
+                        default -> parser.skipChildren();
+                    }
+                }
+            } else {
+                parser.skipChildren();
             }
         }
+        return new ToolCallFragment(index, id, name, arguments);
     }
 
     /**
