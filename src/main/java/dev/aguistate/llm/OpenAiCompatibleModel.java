@@ -16,11 +16,13 @@ import java.util.function.UnaryOperator;
 
 /**
  * Any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio,
- * OpenRouter) through langchain4j's streaming client, which builds the requests and interprets the chunks.
+ * OpenRouter) through langchain4j's streaming client, which builds the requests; {@link StreamRelay} reads the
+ * response's chunks (with {@link ChunkReader}: langchain4j's databinding of each chunk was the read path's largest
+ * cost).
  *
  * <p>Under it, as its HTTP client, runs our non-blocking transport ({@link UpstreamHttp}, one {@link SseExchange}
  * per call), so no call holds a thread; cancelling the stream (client gone, run ended) closes the upstream
- * connection and the consumer's demand paces the reading. {@link StreamRelay} turns langchain4j's callbacks into
+ * connection and the consumer's demand paces the reading. {@link StreamRelay} turns the chunks into
  * {@link ModelEvent}s.
  *
  * <p>One langchain4j model serves every call: building one costs two classpath scans for service providers, paid
@@ -62,7 +64,7 @@ public final class OpenAiCompatibleModel implements StreamingModel {
             SseExchange exchange = http.exchange(() -> emitter.requested() > 0);
             emitter.onRequest(n -> exchange.demandArrived());
             emitter.onCancellation(exchange::cancel);
-            StreamRelay relay = new StreamRelay(emitter, exchange);
+            StreamRelay relay = new StreamRelay(emitter, exchange, config.logRequests());
             String key = pending.add(new OneCall(exchange, relay));
             emitter.onTermination(() -> pending.remove(key));
             try {
@@ -91,12 +93,12 @@ public final class OpenAiCompatibleModel implements StreamingModel {
         return builder.build();
     }
 
-    /** The exchange of a call and the relay that inspects its events. */
+    /** The exchange of a call and the relay that reads its events. */
     private record OneCall(SseExchange exchange, StreamRelay relay) {}
 
     /**
      * The langchain4j HTTP client: a streaming request goes to the exchange of the call whose key it carries, with
-     * its relay inspecting each event; a request of no waiting call fails through its own listener. langchain4j's
+     * its relay reading the events; a request of no waiting call fails through its own listener. langchain4j's
      * {@link ServerSentEventParser} reads a blocking {@code InputStream}, so it is not used: the exchange decodes
      * the events as the bytes arrive.
      */
@@ -111,7 +113,7 @@ public final class OpenAiCompatibleModel implements StreamingModel {
                 listener.onError(noCall);
                 return;
             }
-            sent.call().exchange().start(sent.request(), sent.call().relay().inspecting(listener));
+            sent.call().exchange().start(sent.request(), sent.call().relay().reading(listener));
         }
 
         /** A blocking call would hold a thread for its whole length, which this server never does. */

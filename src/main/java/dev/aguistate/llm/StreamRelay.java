@@ -1,49 +1,60 @@
 package dev.aguistate.llm;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.sse.ServerSentEvent;
 import dev.langchain4j.http.client.sse.ServerSentEventContext;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.CompleteToolCall;
-import dev.langchain4j.model.chat.response.PartialThinking;
-import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-import dev.langchain4j.model.openai.OpenAiTokenUsage;
-import dev.langchain4j.model.output.TokenUsage;
 import io.smallrye.mutiny.subscription.MultiEmitter;
+import java.io.IOException;
+import java.util.List;
+import org.jboss.logging.Logger;
 
 /**
- * Turns one call's stream into {@link ModelEvent}s and decides, from what the upstream said, whether it succeeded.
+ * Reads one call's stream into {@link ModelEvent}s and decides, from what the upstream said, whether it succeeded.
  *
- * <p>langchain4j interprets the chunks; its callbacks arrive here. What langchain4j does not read is read in one
- * place, {@link #inspect}, which sees every raw event before langchain4j does: {@code [DONE]}, an error inside
- * the stream ({@code {"error": ...}} or {@code event: error}) and {@code delta.refusal}. (langchain4j 1.19 already reads both
- * {@code reasoning_content} and {@code reasoning} as thinking.)
+ * <p>langchain4j builds the request; the response's events come here, not to langchain4j, and each chunk is read
+ * by {@link ChunkReader} (why: its documentation). What langchain4j did with them is done here as it did it: text,
+ * reasoning and tool-call fragments as they come, a tool call complete when the next one starts or the stream ends,
+ * the finish reason, usage and model name of the last chunk that carries them. Besides, {@code [DONE]}, an error
+ * inside the stream ({@code {"error": ...}} or {@code event: error}) and {@code delta.refusal} are read.
  *
  * <p>The last completed tool call is held back until the finish reason is known, so that a call cut by the token
- * limit never reaches the run as complete. All callbacks come from one {@link SseExchange}'s context, one at a time.
+ * limit never reaches the run as complete. All callbacks come from one {@link SseExchange}'s context, one at a time;
+ * langchain4j reports to this relay only a failure of its own ({@link #onError}).
  */
 final class StreamRelay implements StreamingChatResponseHandler {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = Logger.getLogger(StreamRelay.class);
 
     private final MultiEmitter<? super ModelEvent> emitter;
     private final SseExchange exchange;
-    private CompleteToolCall heldToolCall;
+    private final boolean logEvents;
+    /** The tool call being streamed: its index, and its id, name and arguments so far. */
+    private int toolIndex;
+    private String toolId;
+    private String toolName;
+    private final StringBuilder toolArguments = new StringBuilder();
+    private ModelEvent.ToolCallCompleted heldToolCall;
     private boolean toolCalls;
+    private String model;
+    private String finishReason;
+    private ModelUsage usage;
     private boolean done;
 
-    StreamRelay(MultiEmitter<? super ModelEvent> emitter, SseExchange exchange) {
+    /** @param logEvents whether each event of the response is logged at DEBUG ({@code agui.llm.log-requests}) */
+    StreamRelay(MultiEmitter<? super ModelEvent> emitter, SseExchange exchange, boolean logEvents) {
         this.emitter = emitter;
         this.exchange = exchange;
+        this.logEvents = logEvents;
     }
 
-    /** langchain4j's listener, with {@link #inspect} looking at each event first. */
-    ServerSentEventListener inspecting(ServerSentEventListener langchain4j) {
+    /**
+     * The listener of the response: this relay, with langchain4j's listener hearing only of the response's head
+     * (which it logs when asked to).
+     */
+    ServerSentEventListener reading(ServerSentEventListener langchain4j) {
         return new ServerSentEventListener() {
             @Override
             public void onOpen(SuccessfulHttpResponse response) {
@@ -52,139 +63,166 @@ final class StreamRelay implements StreamingChatResponseHandler {
 
             @Override
             public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
-                if (inspect(event)) {
-                    langchain4j.onEvent(event, context);
-                }
+                StreamRelay.this.onEvent(event);
             }
 
             @Override
             public void onError(Throwable error) {
-                langchain4j.onError(error);
+                StreamRelay.this.onError(error);
             }
 
             @Override
             public void onClose() {
-                langchain4j.onClose();
+                complete();
             }
         };
     }
 
-    /** Reads what langchain4j does not; false if the event ended the call and langchain4j must not see it. */
-    private boolean inspect(ServerSentEvent event) {
+    private void onEvent(ServerSentEvent event) {
+        if (logEvents) {
+            LOG.debugf("LLM response event: %s", event);
+        }
         String data = event.data();
         if ("[DONE]".equals(data)) {
             done = true;
-            return true;
+            return;
         }
         boolean errorEvent = "error".equals(event.event());
-        // Cheap test first: most chunks carry neither, and parsing every chunk twice would cost real CPU.
-        if (!errorEvent && !data.contains("\"error\"") && !data.contains("\"refusal\"")) {
-            return true;
-        }
-        JsonNode chunk;
+        ChunkReader.Chunk chunk;
         try {
-            chunk = JSON.readTree(data);
-        } catch (JsonProcessingException malformed) {
-            chunk = JSON.missingNode(); // not JSON: langchain4j reports it, unless it is the data of an error event
+            chunk = ChunkReader.read(data);
+        } catch (IOException malformed) {
+            // the data of an error event need not be a chunk: the event says enough
+            fail(errorEvent ? new ModelFailure(ModelFailure.Kind.UNAVAILABLE, inStream(data))
+                    : ModelFailures.classify(malformed));
+            return;
         }
-        JsonNode error = chunk.path("error");
-        if (errorEvent || error.isObject() || error.isTextual()) {
-            fail(new ModelFailure(inlineErrorKind(error), new IllegalStateException("error in a 200 stream: " + data)));
-            return false;
+        if (errorEvent || chunk.error() != null) {
+            ModelFailure.Kind kind = chunk.error() == null ? ModelFailure.Kind.UNAVAILABLE : chunk.error();
+            fail(new ModelFailure(kind, inStream(data)));
+            return;
         }
-        JsonNode refusal = chunk.path("choices").path(0).path("delta").path("refusal");
-        if (refusal.isTextual() && !refusal.asText().isEmpty()) {
-            emit(new ModelEvent.TextDelta(refusal.asText())); // the user sees why the model declines
+        if (chunk.model() != null && !chunk.model().isBlank()) {
+            model = chunk.model();
         }
-        return true;
-    }
-
-    /** An inline error with an HTTP status as its code (vLLM, OpenRouter) means what that status means. */
-    private static ModelFailure.Kind inlineErrorKind(JsonNode error) {
-        JsonNode code = error.path("code");
-        int status = code.canConvertToInt() ? code.asInt() : code.isTextual() ? code.asInt(0) : 0;
-        return status >= 400 && status <= 599 ? ModelFailures.byStatus(status) : ModelFailure.Kind.UNAVAILABLE;
-    }
-
-    @Override
-    public void onPartialResponse(String text) {
-        if (!text.isEmpty()) {
-            emit(new ModelEvent.TextDelta(text));
+        if (chunk.usage() != null) {
+            usage = chunk.usage();
         }
-    }
-
-    @Override
-    public void onPartialThinking(PartialThinking thinking) {
-        if (thinking.text() != null && !thinking.text().isEmpty()) {
-            emit(new ModelEvent.ReasoningDelta(thinking.text()));
+        if (chunk.finishReason() != null) {
+            finishReason = chunk.finishReason();
+        }
+        if (chunk.refusal() != null && !chunk.refusal().isEmpty()) {
+            emit(new ModelEvent.TextDelta(chunk.refusal())); // the user sees why the model declines
+        }
+        if (chunk.content() != null && !chunk.content().isEmpty()) {
+            emit(new ModelEvent.TextDelta(chunk.content()));
+        }
+        if (chunk.reasoning() != null && !chunk.reasoning().isEmpty()) {
+            emit(new ModelEvent.ReasoningDelta(chunk.reasoning()));
+        }
+        if (chunk.toolCalls() != null) {
+            toolCallFragments(chunk.toolCalls());
         }
     }
 
-    @Override
-    public void onPartialToolCall(PartialToolCall partial) {
-        toolCalls = true;
-        emit(new ModelEvent.ToolCallDelta(partial.index(), partial.id(), partial.name(), partial.partialArguments()));
+    private static IllegalStateException inStream(String data) {
+        return new IllegalStateException("error in a 200 stream: " + data);
     }
 
-    @Override
-    public void onCompleteToolCall(CompleteToolCall complete) {
+    /**
+     * A tool call is identified by its index; one without an index continues the current call, unless it names
+     * another id. A call is complete when one of another index starts.
+     */
+    private void toolCallFragments(List<ChunkReader.ToolCallFragment> fragments) {
+        for (ChunkReader.ToolCallFragment fragment : fragments) {
+            int index;
+            if (fragment.index() != null) {
+                index = fragment.index();
+            } else if (fragment.id() != null && toolId != null && !toolId.equals(fragment.id())) {
+                index = toolIndex + 1;
+            } else {
+                index = toolIndex;
+            }
+            if (index != toolIndex) {
+                completeToolCall();
+                toolIndex = index;
+            }
+            if (fragment.id() != null && !fragment.id().isBlank()) {
+                toolId = fragment.id();
+            }
+            if (fragment.name() != null && !fragment.name().isBlank()) {
+                toolName = fragment.name();
+            }
+            String arguments = fragment.arguments();
+            if (arguments != null && !arguments.isEmpty()) {
+                toolArguments.append(arguments);
+                emit(new ModelEvent.ToolCallDelta(index, toolId, toolName, arguments));
+                toolCalls = true;
+            }
+        }
+    }
+
+    /** Holds the current tool call, complete, releasing the one held before. */
+    private void completeToolCall() {
+        if (toolId == null && toolName == null && toolArguments.isEmpty()) {
+            return; // no call started at this index
+        }
         releaseHeldToolCall();
         toolCalls = true;
-        heldToolCall = complete;
+        heldToolCall = new ModelEvent.ToolCallCompleted(toolIndex, toolId, toolName,
+                toolArguments.isEmpty() ? "{}" : toolArguments.toString());
+        toolId = null;
+        toolName = null;
+        toolArguments.setLength(0);
     }
 
-    @Override
-    public void onCompleteResponse(ChatResponse response) {
-        dev.langchain4j.model.output.FinishReason reason = response.finishReason();
+    /** The stream ended: the call succeeded if the upstream said how it finished (or sent {@code [DONE]}). */
+    private void complete() {
+        completeToolCall();
+        FinishReason reason = finishReason(finishReason);
         if (reason == null && !done) {
             fail(new ModelFailure(ModelFailure.Kind.CONNECTION_LOST,
                     new IllegalStateException("the stream ended without finish_reason or [DONE]")));
-        } else if (reason == dev.langchain4j.model.output.FinishReason.CONTENT_FILTER) {
+        } else if ("content_filter".equals(finishReason)) {
             fail(new ModelFailure(ModelFailure.Kind.CONTENT_FILTERED, null));
-        } else if (reason == dev.langchain4j.model.output.FinishReason.LENGTH && toolCalls) {
+        } else if (reason == FinishReason.LENGTH && toolCalls) {
             fail(new ModelFailure(ModelFailure.Kind.OUTPUT_TRUNCATED, null));
         } else {
             releaseHeldToolCall();
-            emitter.emit(new ModelEvent.Completed(usage(response), finishReason(reason)));
+            ModelUsage counts = usage == null ? null : new ModelUsage(model, usage.inputTokens(),
+                    usage.outputTokens(), usage.totalTokens(), usage.cachedInputTokens(), usage.reasoningTokens());
+            emitter.emit(new ModelEvent.Completed(counts, reason == null ? FinishReason.OTHER : reason));
             emitter.complete();
         }
     }
 
+    /**
+     * The finish reasons langchain4j knew; null for any other, which counts as no reason, as it did there (a stream
+     * that ends with one and without {@code [DONE]} is taken as cut off).
+     */
+    private static FinishReason finishReason(String reason) {
+        if (reason == null) {
+            return null;
+        }
+        return switch (reason) {
+            case "stop" -> FinishReason.STOP;
+            case "length" -> FinishReason.LENGTH;
+            case "tool_calls", "function_call" -> FinishReason.TOOL_CALLS;
+            case "content_filter" -> FinishReason.OTHER;
+            default -> null;
+        };
+    }
+
+    /** The exchange's failures, and langchain4j's own (a request it could not send as this call's). */
     @Override
     public void onError(Throwable error) {
-        // langchain4j may keep streaming after an error (e.g. one malformed chunk); the first error ends it.
         fail(ModelFailures.classify(error));
     }
 
-    /**
-     * The response's counts, with the cached input ({@code usage.prompt_tokens_details.cached_tokens}) and reasoning
-     * ({@code usage.completion_tokens_details.reasoning_tokens}) tokens when the upstream reports them.
-     */
-    private static ModelUsage usage(ChatResponse response) {
-        TokenUsage usage = response.tokenUsage();
-        if (usage == null) {
-            return null;
-        }
-        Integer cached = null;
-        Integer reasoning = null;
-        if (usage instanceof OpenAiTokenUsage openAi) {
-            cached = openAi.inputTokensDetails() == null ? null : openAi.inputTokensDetails().cachedTokens();
-            reasoning = openAi.outputTokensDetails() == null ? null : openAi.outputTokensDetails().reasoningTokens();
-        }
-        return new ModelUsage(response.modelName(), usage.inputTokenCount(), usage.outputTokenCount(),
-                usage.totalTokenCount(), cached, reasoning);
-    }
-
-    private static FinishReason finishReason(dev.langchain4j.model.output.FinishReason reason) {
-        if (reason == null) {
-            return FinishReason.OTHER;
-        }
-        return switch (reason) {
-            case STOP -> FinishReason.STOP;
-            case TOOL_EXECUTION -> FinishReason.TOOL_CALLS;
-            case LENGTH -> FinishReason.LENGTH;
-            case CONTENT_FILTER, OTHER -> FinishReason.OTHER;
-        };
+    /** langchain4j never hears of the response (see {@link #reading}), so it never completes a call. */
+    @Override
+    public void onCompleteResponse(ChatResponse ignored) {
+        throw new UnsupportedOperationException("the relay reads the response, not langchain4j");
     }
 
     private void emit(ModelEvent event) {
@@ -194,9 +232,7 @@ final class StreamRelay implements StreamingChatResponseHandler {
 
     private void releaseHeldToolCall() {
         if (heldToolCall != null) {
-            var request = heldToolCall.toolExecutionRequest();
-            emitter.emit(new ModelEvent.ToolCallCompleted(heldToolCall.index(), request.id(), request.name(),
-                    request.arguments()));
+            emitter.emit(heldToolCall);
             heldToolCall = null;
         }
     }

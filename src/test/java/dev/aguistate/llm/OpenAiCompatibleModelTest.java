@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The OpenAI-compatible adapter against the stub: what each upstream behaviour becomes, and how the stream flows. */
 class OpenAiCompatibleModelTest extends StubbedModelTest {
@@ -157,27 +158,54 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
                 new ModelEvent.TextDelta("43")), upstream.stream().awaitCompletion(WAIT).getItems().subList(0, 3));
     }
 
-    @Test
-    void commentsAndFramesSplitAnywhereStillMakeTheSameAnswer() {
+    @ParameterizedTest(name = "split with seed {0}")
+    @ValueSource(longs = {11, 1, 2, 3, 4})
+    void commentsAndFramesSplitAnywhereStillMakeTheSameAnswer(long seed) {
         StubbedModel upstream = start();
         upstream.stub.enqueue(StubResponse.stream()
-                .text("Grüße, ", "世界 ", "🌍🚀")
-                .toolCall("call_1", "echo", "{\"text\":\"héllo 🌍\"}").randomArgumentSplits(3)
+                .text("Grüße, ", "\"quoted\" \\ ", "世界 ", "🌍🚀\n", "\u2028\t")
+                .toolCall("call_1", "echo", "{\"text\":\"héllo 🌍 \\\"x\\\"\"}").randomArgumentSplits(seed)
                 .toolCall("call_2", "get_time", "{}")
                 .usage(3, 4)
                 .commentBeforeEachFrame("OPENROUTER PROCESSING")
-                .splitFramesAtBytes(11)
+                .splitFramesAtBytes(seed)
                 .build());
 
         List<ModelEvent> events = upstream.stream().awaitCompletion(WAIT).getItems();
 
-        assertEquals("Grüße, 世界 🌍🚀", events.stream().filter(e -> e instanceof ModelEvent.TextDelta)
+        assertEquals("Grüße, \"quoted\" \\ 世界 🌍🚀\n\u2028\t", events.stream()
+                .filter(e -> e instanceof ModelEvent.TextDelta)
                 .map(e -> ((ModelEvent.TextDelta) e).text()).collect(Collectors.joining()));
-        assertEquals(List.of(new ModelEvent.ToolCallCompleted(0, "call_1", "echo", "{\"text\":\"héllo 🌍\"}"),
+        assertEquals(List.of(new ModelEvent.ToolCallCompleted(0, "call_1", "echo", "{\"text\":\"héllo 🌍 \\\"x\\\"\"}"),
                 new ModelEvent.ToolCallCompleted(1, "call_2", "get_time", "{}")), events.stream()
                 .filter(e -> e instanceof ModelEvent.ToolCallCompleted).toList());
         assertEquals(new ModelEvent.Completed(new ModelUsage("gpt-test", 3, 4, 7), FinishReason.TOOL_CALLS),
                 events.get(events.size() - 1));
+    }
+
+    @Test
+    void toolCallsWithoutAnIndexAreToldApartByTheirIds() {
+        StubbedModel upstream = start();
+        // Some OpenAI-compatible servers leave out tool_calls[].index; a new id starts the next call.
+        upstream.stub.enqueue(StubResponse.body(200, "text/event-stream", """
+                data: {"choices":[{"delta":{"tool_calls":[{"id":"call_a","function":{"name":"f","arguments":"{\\"x\\":"}}]}}]}
+
+                data: {"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"1}"}}]}}]}
+
+                data: {"choices":[{"delta":{"tool_calls":[{"id":"call_b","function":{"name":"g","arguments":"{}"}}]}}]}
+
+                data: {"choices":[{"delta":{},"finish_reason":"tool_calls"}],"model":"m"}
+
+                data: [DONE]
+
+                """));
+
+        assertEquals(List.of(new ModelEvent.ToolCallDelta(0, "call_a", "f", "{\"x\":"),
+                new ModelEvent.ToolCallDelta(0, "call_a", "f", "1}"),
+                new ModelEvent.ToolCallCompleted(0, "call_a", "f", "{\"x\":1}"),
+                new ModelEvent.ToolCallDelta(1, "call_b", "g", "{}"),
+                new ModelEvent.ToolCallCompleted(1, "call_b", "g", "{}"),
+                new ModelEvent.Completed(null, FinishReason.TOOL_CALLS)), upstream.stream().awaitCompletion(WAIT).getItems());
     }
 
     @Test
