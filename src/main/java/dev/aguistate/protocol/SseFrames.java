@@ -122,7 +122,7 @@ public final class SseFrames {
         }
     }
 
-    /** A frame of an event's JSON, already serialized, with an {@code id:} line first as {@link #frame(String, Object)}. */
+    /** A frame of an event's JSON, already serialized, with an {@code id:} line first as {@link #frame}'s. */
     public static byte[] frame(String id, byte[] json) {
         byte[] idBytes = id == null ? null : id.getBytes(StandardCharsets.UTF_8);
         int idLine = id == null ? 0 : ID_PREFIX.length + idBytes.length + 1;
@@ -138,7 +138,7 @@ public final class SseFrames {
         return frame;
     }
 
-    /** Where a frame's JSON starts: after its {@code data: }, which follows an optional {@code id:} line; -1 if none. */
+    /** Where a frame's JSON starts: after its {@code data: }, which follows an optional {@code id:} line; else -1. */
     public static int jsonStart(byte[] frame) {
         int line = 0;
         if (frame.length > 3 && frame[0] == 'i' && frame[1] == 'd' && frame[2] == ':') {
@@ -148,14 +148,16 @@ public final class SseFrames {
             line++;
         }
         return frame.length - line >= PREFIX.length
-                && Arrays.equals(frame, line, line + PREFIX.length, PREFIX, 0, PREFIX.length) ? line + PREFIX.length : -1;
+                && Arrays.equals(frame, line, line + PREFIX.length, PREFIX, 0, PREFIX.length)
+                ? line + PREFIX.length : -1;
     }
 
     /** The id of a frame with an {@code id:} line; null for one without. */
     public static String id(byte[] frame) {
         int data = jsonStart(frame);
         return data <= PREFIX.length ? null
-                : new String(frame, ID_PREFIX.length, data - PREFIX.length - 1 - ID_PREFIX.length, StandardCharsets.UTF_8);
+                : new String(frame, ID_PREFIX.length, data - PREFIX.length - 1 - ID_PREFIX.length,
+                        StandardCharsets.UTF_8);
     }
 
     /** Where a frame's JSON ends (exclusive): before the blank line that ends the frame. */

@@ -30,8 +30,8 @@ public class RunMetrics {
     /** Registered once: counting an event is on the path of every frame. */
     private final Map<EventType, Counter> eventsSent = new EnumMap<>(EventType.class);
     /**
-     * The meters of runs, errors and tokens by their tags, each looked up once: a Micrometer builder makes its id, sorts
-     * its tags and hashes them on every {@code register}, three times a run (its end and its two token counts).
+     * The meters of runs, errors and tokens by their tags, each looked up once: a Micrometer builder makes its id,
+     * sorts its tags and hashes them on every {@code register}, three times a run (its end and its two token counts).
      */
     private final Map<List<String>, Counter> runsEnded = new ConcurrentHashMap<>();
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();

@@ -28,7 +28,8 @@ final class RunFrames {
     /** The frame of a logged event: the one it is kept as, else one made from its JSON. */
     byte[] frame(LoggedEvent entry) {
         byte[] kept = entry.frame();
-        return kept != null ? kept : SseFrames.frame(cursor + entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
+        return kept != null ? kept
+                : SseFrames.frame(cursor + entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The log entry of event {@code seq}, kept as its frame. */

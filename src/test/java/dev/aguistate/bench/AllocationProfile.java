@@ -20,8 +20,8 @@ import jdk.jfr.consumer.RecordingFile;
  * allocated. Not {@code jdk.ObjectAllocationSample}: on JDK 17 a sample weighs all its thread allocated since the
  * last sample its throttle let through, and a handful of samples took 40 % each.
  *
- * <p>{@code java -cp target/test-classes dev.aguistate.bench.AllocationProfile RECORDING.jfr EVENTS_PER_SECOND RUNS_PER_SECOND
- * [TOP]}
+ * <p>{@code java -cp target/test-classes dev.aguistate.bench.AllocationProfile RECORDING.jfr EVENTS_PER_SECOND
+ * RUNS_PER_SECOND [TOP]}
  */
 public final class AllocationProfile {
 
