@@ -106,7 +106,7 @@ function run(agentName, input, abortWhen) {
         while ((end = pending.indexOf('\n\n')) >= 0) {
           const frame = pending.slice(0, end);
           pending = pending.slice(end + 2);
-          // a frame is `id: <runId>:<seq>` (runs carry their cursor) and `data: <json>`; a keep-alive is a comment
+          // a frame is `id: <cursor>` (runs carry their cursor, such as 2s.41) and `data: <json>`; a keep-alive is a comment
           const data = frame.split('\n').find(line => line.startsWith('data: '));
           if (!data) continue;
           const event = JSON.parse(data.slice(6));

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -30,7 +28,6 @@ public enum ClientProtocol {
     PRE_1_0;
 
     private static final Pattern VERSION = Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,64})?");
-    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NOTHING = new byte[0];
 
     /** Whether {@code declared} reads as a version: digits and dots, an optional pre-release or build suffix. */
@@ -48,7 +45,7 @@ public enum ClientProtocol {
         if (this == V1_0) {
             return frame;
         }
-        int data = dataStart(frame);
+        int data = SseFrames.jsonStart(frame);
         if (data >= 0 && (EventType.SUBAGENT_STARTED.begins(frame, data)
                 || EventType.SUBAGENT_FINISHED.begins(frame, data) || EventType.SUBAGENT_ERROR.begins(frame, data))) {
             return NOTHING;
@@ -58,14 +55,12 @@ public enum ClientProtocol {
         if (!finished && !result && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {
             return frame;
         }
-        String id = data == DATA.length ? null
-                : new String(frame, 4, data - DATA.length - 5, StandardCharsets.UTF_8); // "id: " … "\n"
-        ObjectNode event = read(Arrays.copyOfRange(frame, data, frame.length - 2));
+        ObjectNode event = read(frame, data, SseFrames.jsonEnd(frame));
         if (result && !event.path("content").isArray()) {
             return frame;
         }
         ObjectNode adapted = finished ? preOneZeroEnd(event) : result ? asText(event) : preOneZeroMessages(event);
-        return SseFrames.frame(id, AgUiJson.writeBytes(adapted));
+        return SseFrames.frame(SseFrames.id(frame), adapted);
     }
 
     /** A 1.0 {@code RUN_FINISHED} as a client before 1.0 accepts it. */
@@ -105,22 +100,9 @@ public enum ClientProtocol {
         return holder.put("content", AgUiJson.mapper().convertValue(holder.get("content"), MessageContent.class).text());
     }
 
-    /** Where the frame's JSON starts: after its {@code data: }, which follows an optional {@code id:} line. */
-    private static int dataStart(byte[] frame) {
-        int line = 0;
-        if (frame.length > 3 && frame[0] == 'i' && frame[1] == 'd' && frame[2] == ':') {
-            while (line < frame.length && frame[line] != '\n') {
-                line++;
-            }
-            line++;
-        }
-        return frame.length - line >= DATA.length
-                && Arrays.equals(frame, line, line + DATA.length, DATA, 0, DATA.length) ? line + DATA.length : -1;
-    }
-
-    private static ObjectNode read(byte[] json) {
+    private static ObjectNode read(byte[] frame, int from, int to) {
         try {
-            return (ObjectNode) AgUiJson.mapper().readTree(json);
+            return (ObjectNode) AgUiJson.mapper().readTree(frame, from, to - from);
         } catch (IOException e) {
             throw new UncheckedIOException("a frame the server made is not JSON", e);
         }

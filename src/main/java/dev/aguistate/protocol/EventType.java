@@ -29,11 +29,6 @@ public enum EventType {
         return this == RUN_FINISHED || this == RUN_ERROR;
     }
 
-    /** Whether {@code json}, an event this server wrote, ends its run: the test for a run's logged events. */
-    public static boolean endsRun(String json) {
-        return RUN_FINISHED.begins(json) || RUN_ERROR.begins(json);
-    }
-
     /** Whether {@code json}, an event this server wrote, is of this type. */
     public boolean begins(String json) {
         return json.startsWith(writtenStart);

@@ -11,7 +11,9 @@ import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -27,6 +29,13 @@ public class RunMetrics {
     private final Timer firstToken;
     /** Registered once: counting an event is on the path of every frame. */
     private final Map<EventType, Counter> eventsSent = new EnumMap<>(EventType.class);
+    /**
+     * The meters of runs, errors and tokens by their tags, each looked up once: a Micrometer builder makes its id,
+     * sorts its tags and hashes them on every {@code register}, three times a run (its end and its two token counts).
+     */
+    private final Map<List<String>, Counter> runsEnded = new ConcurrentHashMap<>();
+    private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+    private final Map<List<String>, DistributionSummary> tokens = new ConcurrentHashMap<>();
 
     RunMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -47,13 +56,15 @@ public class RunMetrics {
     /** @param outcome success, waiting (for a frontend tool), error or cancelled */
     void ended(String agent, String outcome) {
         active.decrementAndGet();
-        Counter.builder("agui.runs").tag("agent", agent).tag("outcome", outcome).register(registry).increment();
+        runsEnded.computeIfAbsent(List.of(agent, outcome), tags -> Counter.builder("agui.runs")
+                .tag("agent", agent).tag("outcome", outcome).register(registry)).increment();
     }
 
     void event(AgUiEvent event) {
         eventsSent.get(event.type()).increment();
         if (event instanceof AgUiEvent.RunError error) {
-            Counter.builder("agui.run.errors").tag("code", error.code()).register(registry).increment();
+            errors.computeIfAbsent(error.code(), code -> Counter.builder("agui.run.errors").tag("code", code)
+                    .register(registry)).increment();
         }
     }
 
@@ -76,11 +87,12 @@ public class RunMetrics {
 
     private void tokens(String provider, String model, String type, Integer count) {
         if (count != null) {
-            DistributionSummary.builder("gen_ai.client.token.usage")
-                    .description("Tokens used by each LLM call, by type (input, output)")
-                    .tag("gen_ai.operation.name", "chat").tag("gen_ai.provider.name", provider)
-                    .tag("gen_ai.request.model", model).tag("gen_ai.token.type", type)
-                    .register(registry).record(count);
+            tokens.computeIfAbsent(List.of(provider, model, type), tags ->
+                    DistributionSummary.builder("gen_ai.client.token.usage")
+                            .description("Tokens used by each LLM call, by type (input, output)")
+                            .tag("gen_ai.operation.name", "chat").tag("gen_ai.provider.name", provider)
+                            .tag("gen_ai.request.model", model).tag("gen_ai.token.type", type)
+                            .register(registry)).record(count);
         }
     }
 }

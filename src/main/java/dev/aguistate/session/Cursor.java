@@ -19,9 +19,13 @@ public record Cursor(String run, boolean ordinal, long seq) {
 
     /** The cursor of event {@code seq} of the run {@code runId} whose claim's token (its log's key) is {@code token}. */
     static String id(String runId, String token, long seq) {
+        return of(runId, token) + seq;
+    }
+
+    /** What every cursor of the run {@code runId} whose claim's token is {@code token} starts with: all but the seq. */
+    static String of(String runId, String token) {
         OptionalLong claim = RunLock.ordinal(token);
-        return claim.isPresent() ? Long.toString(claim.getAsLong(), Character.MAX_RADIX) + "." + seq
-                : runId + ":" + seq;
+        return claim.isPresent() ? Long.toString(claim.getAsLong(), Character.MAX_RADIX) + "." : runId + ":";
     }
 
     /** The cursor an id names; empty when it is not one (a client's own id, garbage): then it is ignored. */

@@ -20,7 +20,6 @@ import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.smallrye.mutiny.subscription.MultiSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +55,7 @@ final class LiveRun {
     private final StopSwitch stop = new StopSwitch();
     private final RunInbox inbox = new RunInbox();
     private final Consumer<LiveRun> onSaved;
+    private final RunFrames frames;
     /** Events not yet in the log, oldest first; guarded by this, as are the fields up to {@link #starter}. */
     private final List<LoggedEvent> unsaved = new ArrayList<>();
     private boolean saving;
@@ -80,6 +80,7 @@ final class LiveRun {
         this.log = log;
         this.onDisconnect = onDisconnect;
         this.onSaved = onSaved;
+        this.frames = new RunFrames(session.lock().runId(), session.lock().token());
         JsonNode state = session.start().input().state();
         ObjectNode base = JsonNodeFactory.instance.objectNode()
                 .set("state", state == null ? JsonNodeFactory.instance.objectNode() : state);
@@ -194,16 +195,16 @@ final class LiveRun {
     }
 
     /**
-     * Numbers the event, queues it for the log and hands its frame to the starting connection, if still attached.
+     * Numbers the event, queues it for the log and hands its frame to the starting connection, if still attached. The
+     * event is serialized once, into its frame, which the log keeps as the entry (and its store writes from).
      * What the frame's fate is (sent, or the connection disconnected for falling behind) is decided under the
      * monitor; the frame is handed over after it, so that a slow socket never holds the monitor. The run calls this
      * one event at a time, so frames still reach the connection in the order of their numbers.
      */
     private void publish(AgUiEvent event) {
-        byte[] json = AgUiJson.writeBytes(event);
         long number = ++seq;
-        LoggedEvent logged = new LoggedEvent(number, new String(json, StandardCharsets.UTF_8));
-        byte[] frame = RunFrames.frame(runId(), key(), number, json);
+        byte[] frame = frames.frame(number, event);
+        LoggedEvent logged = RunFrames.logged(number, frame);
         boolean last = event.endsRun();
         MultiEmitter<? super byte[]> to;
         boolean fellBehind;

@@ -28,7 +28,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -186,10 +185,11 @@ public class RunConnections {
      * {@code agui.store.lock-ttl}) ends with what its log holds, or {@code RUN_ERROR run_lost}.
      */
     private Multi<byte[]> tail(RunLock run, long after) {
+        RunFrames frames = new RunFrames(run.runId(), run.token());
         return followed(run, after)
                 .onItem().transform(entry -> {
                     if (entry != LOST) {
-                        return frame(run.runId(), run.token(), entry);
+                        return frames.frame(entry);
                     }
                     LOG.warnf("threadId=%s runId=%s: the run's replica no longer holds it, and its log has no end: "
                             + "the run was lost", run.threadId(), run.runId());
@@ -219,7 +219,7 @@ public class RunConnections {
     }
 
     private static boolean shows(LoggedEvent entry, String messageId) {
-        if (!EventType.MESSAGES_SNAPSHOT.begins(entry.json())) {
+        if (!RunFrames.is(entry, EventType.MESSAGES_SNAPSHOT)) {
             return false;
         }
         try {
@@ -262,7 +262,7 @@ public class RunConnections {
                     if (lastPage == null || !terminal(lastPage.get(lastPage.size() - 1))) {
                         return Optional.empty();
                     }
-                    return Optional.of(entries(run.key(), after).map(entry -> frame(run.runId(), run.key(), entry)));
+                    return Optional.of(entries(run.key(), after).map(new RunFrames(run.runId(), run.key())::frame));
                 }));
     }
 
@@ -324,17 +324,14 @@ public class RunConnections {
         List<byte[]> frames = new ArrayList<>(events.size());
         for (int i = 0; i < events.size(); i++) {
             String id = i == events.size() - 1 ? lastId : null;
-            frames.add(SseFrames.frame(id, AgUiJson.writeBytes(events.get(i))));
+            frames.add(SseFrames.frame(id, events.get(i)));
         }
         return frames;
     }
 
-    private static byte[] frame(String runId, String token, LoggedEvent entry) {
-        return RunFrames.frame(runId, token, entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
-    }
-
     /** Whether a logged event ends its run. */
     private static boolean terminal(LoggedEvent entry) {
-        return entry == LOST || EventType.endsRun(entry.json());
+        return entry == LOST || RunFrames.is(entry, EventType.RUN_FINISHED)
+                || RunFrames.is(entry, EventType.RUN_ERROR);
     }
 }

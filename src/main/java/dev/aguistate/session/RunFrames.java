@@ -1,14 +1,45 @@
 package dev.aguistate.session;
 
+import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.EventType;
 import dev.aguistate.protocol.SseFrames;
+import dev.aguistate.store.LoggedEvent;
+import java.nio.charset.StandardCharsets;
 
-/** The SSE frames of a run's events: each with the cursor ({@link Cursor}) a client resumes from. */
+/**
+ * The SSE frames of one run's events, each with the cursor ({@link Cursor}) a client resumes from, and the log
+ * entries they are kept as. A frame is made once per event; an entry kept as its frame is served again as is.
+ */
 final class RunFrames {
 
-    private RunFrames() {}
+    /** The cursors' common start, made once per run: a frame's cursor is it and the event's number. */
+    private final String cursor;
 
-    /** The frame of event {@code seq} of the run {@code runId} whose claim's token is {@code token}. */
-    static byte[] frame(String runId, String token, long seq, byte[] json) {
-        return SseFrames.frame(Cursor.id(runId, token, seq), json);
+    /** The frames of the run {@code runId} whose claim's token is {@code token}. */
+    RunFrames(String runId, String token) {
+        this.cursor = Cursor.of(runId, token);
+    }
+
+    /** The frame of event {@code seq}. */
+    byte[] frame(long seq, AgUiEvent event) {
+        return SseFrames.frame(cursor + seq, event);
+    }
+
+    /** The frame of a logged event: the one it is kept as, else one made from its JSON. */
+    byte[] frame(LoggedEvent entry) {
+        byte[] kept = entry.frame();
+        return kept != null ? kept
+                : SseFrames.frame(cursor + entry.seq(), entry.json().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The log entry of event {@code seq}, kept as its frame. */
+    static LoggedEvent logged(long seq, byte[] frame) {
+        return LoggedEvent.inFrame(seq, frame, SseFrames.jsonStart(frame), SseFrames.jsonEnd(frame));
+    }
+
+    /** Whether the logged event is of {@code type}: told from its frame, when kept as one, without decoding it. */
+    static boolean is(LoggedEvent entry, EventType type) {
+        byte[] frame = entry.frame();
+        return frame != null ? type.begins(frame, SseFrames.jsonStart(frame)) : type.begins(entry.json());
     }
 }

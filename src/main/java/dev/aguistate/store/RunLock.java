@@ -16,7 +16,15 @@ public record RunLock(ThreadKey thread, String runId, String token) {
 
     /** A new claim's token, the {@code ordinal}-th claim its store gave. */
     public static String token(long ordinal) {
-        return ordinal + "." + UUID.randomUUID();
+        return ordinal + afterOrdinal();
+    }
+
+    /**
+     * What follows the ordinal in a new claim's token: for a store that numbers a claim where it takes it, in the
+     * same step ({@code ordinal + afterOrdinal()} is the token).
+     */
+    public static String afterOrdinal() {
+        return "." + UUID.randomUUID();
     }
 
     /** The ordinal a token (a claim's, or the key of a run's log) carries; empty for a token minted without one. */

@@ -11,6 +11,7 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.parsetools.RecordParser;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The servers of the ratio benchmark (bench/ratios.sh), each a few lines of plain Vert.x with nothing of ours:
@@ -68,7 +69,7 @@ public final class BenchServers {
         String runId = UUID.randomUUID().toString();
         String messageId = UUID.randomUUID().toString();
         int[] sent = {0};
-        Frames frames = new Frames(runId);
+        Frames frames = new Frames();
         response.write(frames.next("{\"type\":\"RUN_STARTED\",\"threadId\":\"" + threadId + "\",\"runId\":\"" + runId
                 + "\",\"protocolVersion\":\"1.0\"}")
                 + frames.next("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" + messageId
@@ -96,7 +97,7 @@ public final class BenchServers {
         String threadId = UUID.randomUUID().toString();
         String runId = UUID.randomUUID().toString();
         String messageId = UUID.randomUUID().toString();
-        Frames frames = new Frames(runId);
+        Frames frames = new Frames();
         response.write(frames.next("{\"type\":\"RUN_STARTED\",\"threadId\":\"" + threadId + "\",\"runId\":\"" + runId
                 + "\",\"protocolVersion\":\"1.0\"}"));
         String chat = "{\"model\":\"bench\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}]}";
@@ -157,17 +158,19 @@ public final class BenchServers {
         return (index == 0 ? "" : " ") + "word" + (index % 10);
     }
 
-    /** SSE frames with {@code id: <runId>:<n>} lines, as our server writes them. */
+    /** Runs started in this process: what numbers a run in its frames' cursors, as a claim's ordinal does ours. */
+    private static final AtomicLong RUNS = new AtomicLong();
+
+    /**
+     * SSE frames with {@code id: <run>.<n>} lines, as our server writes them: the run's ordinal in base 36 (here the
+     * process's count of runs, in ours its claim's ordinal), then the event's number.
+     */
     private static final class Frames {
-        private final String runId;
+        private final String run = Long.toString(RUNS.incrementAndGet(), Character.MAX_RADIX) + ".";
         private int count;
 
-        Frames(String runId) {
-            this.runId = runId;
-        }
-
         String next(String json) {
-            return "id: " + runId + ":" + (++count) + "\ndata: " + json + "\n\n";
+            return "id: " + run + (++count) + "\ndata: " + json + "\n\n";
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.aguistate.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -264,8 +265,23 @@ class AgUiEventJsonTest {
             assertEquals(own, type.begins(frame, data), type + " begins the frame of " + json);
         }
         assertEquals(c.event() instanceof AgUiEvent.RunFinished || c.event() instanceof AgUiEvent.RunError,
-                EventType.endsRun(json), json);
-        assertEquals(EventType.endsRun(json), c.event().endsRun());
+                c.event().endsRun(), json);
+    }
+
+    /** An event serialized straight into its frame is the frame of its JSON, whose place and id the frame tells. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("allEvents")
+    void anEventSerializedIntoItsFrameIsTheFrameOfItsJson(Case c) {
+        String json = AgUiJson.write(c.event());
+        for (String id : new String[] {"2s.41", "rün:7", null}) {
+            byte[] frame = SseFrames.frame(id, c.event());
+            String expected = (id == null ? "" : "id: " + id + "\n") + "data: " + json + "\n\n";
+            assertEquals(expected, new String(frame, StandardCharsets.UTF_8));
+            assertArrayEquals(SseFrames.frame(id, json.getBytes(StandardCharsets.UTF_8)), frame);
+            assertEquals(json, new String(frame, SseFrames.jsonStart(frame),
+                    SseFrames.jsonEnd(frame) - SseFrames.jsonStart(frame), StandardCharsets.UTF_8));
+            assertEquals(id, SseFrames.id(frame));
+        }
     }
 
     // ------------------------------------------------------------------ optional fields: omitted, never null

@@ -24,12 +24,12 @@ import java.util.Optional;
  * never by polling.
  *
  * <p>Bounded twice: each log by {@code maxEvents} (its oldest entries go first), and all logs together by
- * {@code maxBytes}, counting an entry as {@link #ENTRY_OVERHEAD} bytes plus two per character of its JSON (a
- * Java string takes one or two per character). An append that would go over the bytes takes room first from the
- * logs of runs that ended ({@link #expireAfter} was called), those that ended first going first, then from its
- * own log's oldest entries, down to none: a run never takes room from another live run, and it never fails for
- * lack of room. Its followers still get every entry they are awaiting unless they lag behind what was dropped;
- * a reader finds the gap (its next entry's {@code seq} is above the one it asked after). A log is removed
+ * {@code maxBytes}, counting an entry as {@link #ENTRY_OVERHEAD} bytes plus the bytes of the frame it is kept as, or
+ * two per character of its JSON (a Java string takes one or two per character). An append that would go over the bytes
+ * takes room first from the logs of runs that ended ({@link #expireAfter} was called), those that ended first going
+ * first, then from its own log's oldest entries, down to none: a run never takes room from another live run, and it
+ * never fails for lack of room. Its followers still get every entry they are awaiting unless they lag behind what was
+ * dropped; a reader finds the gap (its next entry's {@code seq} is above the one it asked after). A log is removed
  * {@code idleTtl} after its latest append, or when the time the latest {@link #expireAfter} gave it is up
  * ({@link #evictExpired()} frees the memory periodically; an expired log reads as empty at once).
  *
@@ -100,7 +100,8 @@ public final class InMemoryRunEventLog implements RunEventLog {
     }
 
     static long bytes(LoggedEvent entry) {
-        return ENTRY_OVERHEAD + 2L * entry.json().length();
+        byte[] frame = entry.frame();
+        return ENTRY_OVERHEAD + (frame != null ? frame.length : 2L * entry.json().length());
     }
 
     @Override
@@ -145,9 +146,10 @@ public final class InMemoryRunEventLog implements RunEventLog {
         }
         for (LoggedEvent entry : entries) {
             if (entry.seq() > log.lastSeq()) {
+                long bytes = bytes(entry);
                 log.entries.add(entry);
-                log.bytes += bytes(entry);
-                heldBytes += bytes(entry);
+                log.bytes += bytes;
+                heldBytes += bytes;
             }
         }
         while (log.size() > maxEvents) {
@@ -158,6 +160,9 @@ public final class InMemoryRunEventLog implements RunEventLog {
     }
 
     private void makeRoom(String key, Log appended) {
+        if (heldBytes <= maxBytes) {
+            return; // as nearly always: not even an iterator
+        }
         Iterator<String> endedFirst = ended.iterator();
         while (heldBytes > maxBytes && endedFirst.hasNext()) {
             String oldest = endedFirst.next();

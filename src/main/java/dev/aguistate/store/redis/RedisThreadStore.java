@@ -67,6 +67,7 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
     private static final RedisScript LOAD = RedisScript.named("load");
     private static final RedisScript LIST = RedisScript.named("list");
     private static final String CLAIM_SEPARATOR = " ";
+    private static final RedisScript CLAIM = RedisScript.named("claim");
     private static final RedisScript UNLOCK = RedisScript.named("unlock");
     private static final RedisScript RENEW = RedisScript.named("renew");
     private static final RedisScript SAVE_SUMMARY = RedisScript.named("summary");
@@ -195,12 +196,12 @@ public final class RedisThreadStore implements ThreadBackend, AutoCloseable {
 
     @Override
     public Uni<Optional<RunLock>> tryLock(ThreadKey thread, String runId, Duration lockTtl) {
-        return redis.send(Request.cmd(Command.INCR).arg(CLAIMS_GIVEN)).chain(ordinal -> {
-            RunLock lock = new RunLock(thread, runId, RunLock.token(ordinal.toLong()));
-            return redis.send(Request.cmd(Command.SET).arg(claimKey(thread)).arg(claimValue(lock))
-                            .arg("NX").arg("PX").arg(lockTtl.toMillis()))
-                    .map(set -> set == null ? Optional.<RunLock>empty() : Optional.of(lock));
-        });
+        String afterOrdinal = RunLock.afterOrdinal();
+        // one round trip: the claim's value is its token (the ordinal the script takes, then afterOrdinal) and run id
+        return CLAIM.run(redis, List.of(CLAIMS_GIVEN, claimKey(thread)),
+                        List.of(afterOrdinal + CLAIM_SEPARATOR + runId, millis(lockTtl)))
+                .map(ordinal -> ordinal == null ? Optional.<RunLock>empty()
+                        : Optional.of(new RunLock(thread, runId, ordinal.toLong() + afterOrdinal)));
     }
 
     @Override
