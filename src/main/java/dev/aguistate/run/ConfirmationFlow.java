@@ -101,6 +101,16 @@ final class ConfirmationFlow {
         answered = answers.interruptIds();
     }
 
+    /** The sub-agents' questions of a round of tools: the thread waits for them as for the run's own. */
+    void adopt(List<Interrupt> asked) {
+        opened.addAll(asked);
+    }
+
+    /** The interrupts the run opened: its own questions and those its sub-agents asked. */
+    List<Interrupt> opened() {
+        return List.copyOf(opened);
+    }
+
     /**
      * Asks the user about the calls instead of running them: one {@code tool_call} interrupt each, expiring after
      * {@code agui.run.confirmation.expires-after}. In the client-tool form the client also gets a
