@@ -14,7 +14,7 @@ public record Interrupt(String id, String reason, String message, String toolCal
         this(id, reason, message, toolCallId, responseSchema, expiresAt, metadata, null);
     }
 
-    /** This interrupt as the sub-agent run {@code run}'s, asked within {@code metadata}'s call of its parent. */
+    /** This interrupt as the sub-agent run {@code run}'s, with {@code about} (what its parent needs to resume it). */
     public Interrupt askedBy(String run, JsonNode about) {
         return new Interrupt(id, reason, message, toolCallId, responseSchema, expiresAt, about, run);
     }

@@ -13,6 +13,7 @@ import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
@@ -408,6 +409,49 @@ class SubagentRunTest {
         assertTrue(results.get(0).content().text().startsWith("The user declined the change"));
         assertEquals("The user did not want it published.", results.get(1).content().text());
         assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+    }
+
+    @Test
+    void aPageThatConfirmsThroughConfirmChangesIsAskedByTheSubagentThatWay() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition supervisor = supervisor(careful(published));
+        String confirmTool = "\"tools\":[{\"name\":\"confirm_changes\",\"description\":\"Ask the user\","
+                + "\"parameters\":{\"type\":\"object\",\"properties\":{}}}]";
+        model.answer(delegates("c1", "Publish otters"))
+                .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{\"title\":\"Otters\"}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP));
+        RunAgentInput input = RunFixtures.input("""
+                {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Publish"}],%s}"""
+                .formatted(confirmTool));
+        List<AgUiEvent> first = runner.run(supervisor, RunFixtures.newThread(input, journal), new StopSwitch(),
+                new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(first), "t", "r");
+
+        String id = of(first, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
+        AgUiEvent.ToolCallStart confirm = of(first, AgUiEvent.ToolCallStart.class).stream()
+                .filter(start -> start.toolCallName().equals("confirm_changes")).findFirst().orElseThrow();
+        assertEquals(id, confirm.subagentRunId(), "the sub-agent asks");
+        assertEquals(new RunOutcome.Success(List.of(confirm.toolCallId())),
+                ((AgUiEvent.RunFinished) first.get(first.size() - 1)).outcome());
+        assertEquals(List.of(confirm.toolCallId()), of(first, AgUiEvent.SubagentFinished.class).get(0).outcome()
+                .interruptIds());
+
+        model.answer(says("Published.")).answer(says("Done."));
+        RunAgentInput next = RunFixtures.input("""
+                {"threadId":"t","runId":"r2","messages":[],%s}""".formatted(confirmTool));
+        Message answer = new Message.Tool("a1", new MessageContent.Text("{\"accepted\":true}"), confirm.toolCallId(),
+                null, null, null);
+        List<AgUiEvent> events = runner.run(supervisor, RunFixtures.storedThread(next,
+                        journal.commits.get(journal.commits.size() - 1), List.of(answer), true), new StopSwitch(),
+                new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r2");
+
+        assertEquals(1, published.get());
+        assertEquals(List.of("p1", "c1"), of(events, AgUiEvent.ToolCallResult.class).stream()
+                .map(AgUiEvent.ToolCallResult::toolCallId).toList());
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+        assertTrue(model.requests.get(2).messages().stream().noneMatch(m -> m.toString().contains("confirm_changes")),
+                "the sub-agent's LLM never sees the question: " + model.requests.get(2).messages());
     }
 
     @Test
