@@ -305,9 +305,22 @@ public sealed interface AgUiEvent {
         public EventType type() { return EventType.SUBAGENT_STARTED; }
     }
 
-    /** A sub-agent's run completed; {@code result} is its final answer. An absent {@code outcome} means success. */
-    record SubagentFinished(String subagentRunId, JsonNode result) implements AgUiEvent {
+    /**
+     * A sub-agent's segment of the run ended: completed, {@code result} being its final answer (no {@code outcome}),
+     * or suspended waiting for the answers to its interrupts ({@link Suspended}), which a later run carries.
+     */
+    record SubagentFinished(String subagentRunId, JsonNode result, Suspended outcome) implements AgUiEvent {
+        public SubagentFinished(String subagentRunId, JsonNode result) {
+            this(subagentRunId, result, null);
+        }
         public EventType type() { return EventType.SUBAGENT_FINISHED; }
+
+        /** AG-UI 1.0's {@code {"type":"suspended","interruptIds":[…]}}: the interrupts the sub-agent raised. */
+        public record Suspended(String type, List<String> interruptIds) {
+            public Suspended(List<String> interruptIds) {
+                this("suspended", List.copyOf(interruptIds));
+            }
+        }
     }
 
     /** A sub-agent's run failed; the parent run goes on (its LLM reads the failure as the tool's error). */

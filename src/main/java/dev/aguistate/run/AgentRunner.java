@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.state.StatePrompt;
@@ -55,6 +56,11 @@ public class AgentRunner {
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);
     /** Token counts kept for this many conversation units (a few megabytes). */
     private static final int COUNTED_UNITS = 100_000;
+    /**
+     * The outcome of a sub-agent's call whose run asked the user: never recorded, the call waits for the answers
+     * ({@link Run#recordResults} leaves it without a result).
+     */
+    private static final ToolOutcome SUSPENDED = new ToolOutcome.Success("", null);
 
     private final StreamingModel model;
     private final RunSettings settings;
@@ -183,10 +189,10 @@ public class AgentRunner {
             return round(run, inbox);
         }
         if (resumption instanceof Confirmations.Answered answers) {
-            List<ServerToolCall> approved = run.approvedCalls(answers);
+            List<ServerToolCall> answered = run.answeredCalls(answers);
             return Multi.createBy().concatenating().streams(
-                    runTools(run, approved, outcomes -> run.recordAnswers(answers, approved, outcomes)),
-                    nextRound(run, inbox));
+                    runTools(run, answered, outcomes -> run.recordAnswers(answers, answered, outcomes)),
+                    afterTools(run, inbox));
         }
         throw new IllegalStateException("no step for resumption " + resumption.getClass().getName());
     }
@@ -226,18 +232,22 @@ public class AgentRunner {
         if (calls.none()) {
             return finish(run);
         }
-        if (calls.endRun() && run.isSubagent()) {
-            // it cannot wait for the user: it fails before asking, and its parent's LLM reads why
-            return Multi.createFrom().failure(RunFailure.subagentAsked(run.agent().name()));
-        }
         List<ServerToolCall> serverCalls = calls.serverCalls();
         Multi<AgUiEvent> tools = runTools(run, serverCalls, outcomes -> run.recordResults(serverCalls, outcomes));
         if (!calls.endRun()) {
-            return Multi.createBy().concatenating().streams(tools, nextRound(run, inbox));
+            return Multi.createBy().concatenating().streams(tools, afterTools(run, inbox));
         }
         return Multi.createBy().concatenating().streams(tools,
                 Multi.createFrom().deferred(() -> Multi.createFrom().iterable(run.askConfirmation(calls.toConfirm()))),
                 finish(run));
+    }
+
+    /**
+     * After a round of tools that asks nothing itself: the next round; or, when a sub-agent of the round asked the
+     * user, the end of the run, which asks its questions (the sub-agent's call waits for them).
+     */
+    private Multi<AgUiEvent> afterTools(Run run, RunInbox inbox) {
+        return Multi.createFrom().deferred(() -> run.waitsForSubagents() ? finish(run) : nextRound(run, inbox));
     }
 
     /**
@@ -284,8 +294,8 @@ public class AgentRunner {
                     : Uni.join().all(invocations).andFailFast())
                     .onItem().transform(outcomes -> {
                         List<Message> activities = round.settle();
+                        run.keepDelegations(round.delegations(calls)); // first: a sub-agent that asked gets no result
                         List<AgUiEvent> recorded = record.apply(outcomes);
-                        run.keepDelegations(round.delegations(calls));
                         run.keepActivities(activities);
                         return recorded;
                     })
@@ -303,8 +313,10 @@ public class AgentRunner {
      * the round's tools: {@code SUBAGENT_STARTED}, its events carrying its {@code subagentRunId} (its state and
      * message snapshots are its own: the client does not get them), then {@code SUBAGENT_FINISHED} with its answer,
      * which is the call's result. A failed run is {@code SUBAGENT_ERROR} and the call's failure, which the parent's
-     * LLM reads; the parent run goes on. Its span ({@code invoke_agent}) is a child of the call's. Cancelling it (a
-     * stop of the parent) cancels its LLM call and tools.
+     * LLM reads; the parent run goes on. A run that asks the user is suspended ({@code SUBAGENT_FINISHED} with the
+     * outcome {@code suspended}): the call waits, with no result, and a later run of the parent resumes it with the
+     * answers ({@link ServerToolCall#resumes}), under the same {@code subagentRunId}. Its span ({@code
+     * invoke_agent}) is a child of the call's. Cancelling it (a stop of the parent) cancels its LLM call and tools.
      */
     private Uni<ToolOutcome> delegate(Run parent, ToolEffects.RoundEffects round, ServerToolCall call,
                                       RunTrace.Tool span) {
@@ -319,16 +331,20 @@ public class AgentRunner {
             return Uni.createFrom().item(new ToolOutcome.Failure(new ToolFailure(ToolFailure.Kind.INVALID_ARGUMENTS,
                     "the sub-agent " + agent.name() + " takes a non-empty string '" + OfferedTools.TASK + "'", null)));
         }
-        String subagentRunId = UUID.randomUUID().toString();
-        RunStart start = parent.delegation(subagentRunId, task);
+        ServerToolCall.SuspendedSubagent resumed = call.resumes();
+        String subagentRunId = resumed != null ? resumed.subagentRunId() : UUID.randomUUID().toString();
+        RunStart start = resumed != null ? parent.resumedDelegation(subagentRunId, task)
+                : parent.delegation(subagentRunId, task);
         RunTrace trace = tracing.start(agent.name(), start.input(), settings.provider(), span.context());
         Run child = new Run(agent, start, settings, trace);
         parent.subagentStarted(child);
+        // a client checks each run's stream on its own: a resumed sub-agent is started again in this one
         round.show(new AgUiEvent.SubagentStarted(subagentRunId, agent.name(),
                 agent.description().isEmpty() ? null : agent.description(), null, call.id(), null));
-        LOG.infof("threadId=%s runId=%s: sub-agent %s started as %s", parent.threadId(), parent.runId(), agent.name(),
-                subagentRunId);
-        return Multi.createFrom().deferred(() -> round(child, new RunInbox()))
+        LOG.infof("threadId=%s runId=%s: sub-agent %s %s as %s", parent.threadId(), parent.runId(), agent.name(),
+                resumed != null ? "resumed" : "started", subagentRunId);
+        return Multi.createFrom().deferred(() -> resumed != null
+                        ? carryOut(child, resumed.answers(), new RunInbox()) : round(child, new RunInbox()))
                 .onItem().invoke(event -> {
                     if (!(event instanceof AgUiEvent.StateSnapshot || event instanceof AgUiEvent.StateDelta
                             || event instanceof AgUiEvent.MessagesSnapshot || event.endsRun())) {
@@ -337,16 +353,27 @@ public class AgentRunner {
                 })
                 .collect().last()
                 .onItem().transform(last -> {
-                    String answer = child.answer();
+                    if (child.asked() && parent.isSubagent()) {
+                        // a sub-agent's sub-agent: the call it waits in is not the thread's to resume
+                        throw RunFailure.subagentAsked(agent.name());
+                    }
+                    ToolEffects.Delegation left = child.delegation(call.id());
                     parent.subagentEnded(child);
-                    round.delegated(call.id(), child.delegation());
+                    round.delegated(call.id(), left);
+                    if (child.asked()) {
+                        round.show(new AgUiEvent.SubagentFinished(subagentRunId, null, new AgUiEvent.SubagentFinished
+                                .Suspended(left.asked().stream().map(Interrupt::id).toList())));
+                        trace.ended("interrupt");
+                        return SUSPENDED;
+                    }
+                    String answer = child.answer();
                     round.show(new AgUiEvent.SubagentFinished(subagentRunId, TextNode.valueOf(answer)));
                     trace.ended("success");
                     return (ToolOutcome) new ToolOutcome.Success(answer, TextNode.valueOf(answer));
                 })
                 .onFailure().invoke(error -> {
                     parent.subagentEnded(child);
-                    round.delegated(call.id(), child.delegation()); // what it completed stays, as a run's does
+                    round.delegated(call.id(), child.delegation(call.id()).failed()); // what it completed stays
                 })
                 .onFailure().recoverWithUni(error -> child.failed(error).onItem().transform(event -> {
                     AgUiEvent.RunError failed = (AgUiEvent.RunError) event;

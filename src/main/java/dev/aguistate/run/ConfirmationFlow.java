@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -52,10 +53,12 @@ final class ConfirmationFlow {
         return !waitingCalls.isEmpty();
     }
 
-    /** The state keys the waiting calls propose to change. */
+    /** The state keys the waiting calls propose to change (a sub-agent's change its own state, not this run's). */
     Set<String> proposedKeys() {
         Set<String> keys = new HashSet<>();
-        waitingCalls.values().forEach(call -> keys.addAll(agent.stateKeysOf(call.function().name())));
+        start.interrupts().open().stream().filter(interrupt -> interrupt.subagentRunId() == null)
+                .map(interrupt -> waitingCalls.get(interrupt.toolCallId())).filter(Objects::nonNull)
+                .forEach(call -> keys.addAll(agent.stateKeysOf(call.function().name())));
         return keys;
     }
 
@@ -99,6 +102,16 @@ final class ConfirmationFlow {
 
     void answered(Confirmations.Answered answers) {
         answered = answers.interruptIds();
+    }
+
+    /** The sub-agents' questions of a round of tools: the thread waits for them as for the run's own. */
+    void adopt(List<Interrupt> asked) {
+        opened.addAll(asked);
+    }
+
+    /** The interrupts the run opened: its own questions and those its sub-agents asked. */
+    List<Interrupt> opened() {
+        return List.copyOf(opened);
     }
 
     /**

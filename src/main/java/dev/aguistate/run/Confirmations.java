@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -51,6 +52,18 @@ final class Confirmations {
 
         List<String> interruptIds() {
             return decisions.stream().map(d -> d.interrupt().id()).toList();
+        }
+
+        /** The answers to what {@code subagentRunId} asked (null: the thread's own agent), in order. */
+        Answered of(String subagentRunId) {
+            return new Answered(decisions.stream()
+                    .filter(d -> Objects.equals(d.interrupt().subagentRunId(), subagentRunId)).toList());
+        }
+
+        /** The sub-agent runs that asked some of the questions, in the order of their first answer. */
+        List<String> subagentRuns() {
+            return decisions.stream().map(d -> d.interrupt().subagentRunId()).filter(Objects::nonNull).distinct()
+                    .toList();
         }
     }
 

@@ -8,13 +8,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.protocol.Tool;
+import dev.aguistate.protocol.ToolCall;
 import dev.aguistate.state.StartingState;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.state.State;
@@ -25,10 +29,12 @@ import dev.aguistate.tools.ToolOutcome;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -80,6 +86,10 @@ final class Run {
      * open. Written by the tools' threads.
      */
     private final Map<String, Run> subagents = new ConcurrentHashMap<>();
+    /** The calls of the last round of tools whose sub-agents asked the user: they have no result yet. */
+    private final Set<String> suspended = new HashSet<>();
+    /** Where a sub-agent's question names the call its run waits in. */
+    private static final String PARENT_TOOL_CALL = "parentToolCallId";
 
     /** @throws StateWriteException when the client's state is not an object or breaks the agent's state schema */
     Run(AgentDefinition agent, RunStart start, RunSettings settings, RunTrace trace) {
@@ -183,8 +193,38 @@ final class Run {
         return out;
     }
 
-    List<ServerToolCall> approvedCalls(Confirmations.Answered answers) {
-        return confirmations.approvedCalls(answers);
+    /**
+     * The calls the answers let run: the approved ones of this run's own, then one per sub-agent run that asked (its
+     * call of this run's, which waits for it), which goes on with the answers to its questions.
+     *
+     * @throws RunFailure when the call a sub-agent run waits in is not in the thread
+     */
+    List<ServerToolCall> answeredCalls(Confirmations.Answered answers) {
+        List<ServerToolCall> calls = new ArrayList<>(confirmations.approvedCalls(answers.of(ownAnswers())));
+        for (String subagentRunId : answers.subagentRuns()) {
+            if (subagentRunId.equals(ownAnswers())) {
+                continue; // a sub-agent's run resumed: the answers are to its own questions
+            }
+            Confirmations.Answered its = answers.of(subagentRunId);
+            String callId = its.decisions().get(0).interrupt().metadata().path(PARENT_TOOL_CALL).asText();
+            ToolCall call = transcript.messages().stream()
+                    .filter(m -> m instanceof Message.Assistant a && a.subagentRunId() == null && a.toolCalls() != null)
+                    .flatMap(m -> ((Message.Assistant) m).toolCalls().stream())
+                    .filter(c -> c.id().equals(callId)).findFirst()
+                    .orElseThrow(() -> new RunFailure("thread_inconsistent", "The call that sub-agent run "
+                            + subagentRunId + " waits in is not in the stored thread."));
+            AgentDefinition subagent = agent.subagent(call.function().name()).orElseThrow(() -> new RunFailure(
+                    "thread_inconsistent", "The agent " + agent.name() + " has no sub-agent "
+                            + call.function().name() + " any more, which sub-agent run " + subagentRunId + " was."));
+            calls.add(new ServerToolCall(call.id(), call.function().name(), call.function().arguments(), null,
+                    subagent, new ServerToolCall.SuspendedSubagent(subagentRunId, its)));
+        }
+        return calls;
+    }
+
+    /** Which of a request's answers are this run's own: a sub-agent run's attributed to it, the thread's none. */
+    private String ownAnswers() {
+        return isSubagent() ? runId() : null;
     }
 
     /**
@@ -192,19 +232,28 @@ final class Run {
      * declined message), then the client gets the authoritative state, which restores what a declined proposal
      * replaced on its screen.
      *
-     * @param outcomes the outcomes of {@link #approvedCalls}, in their order
+     * A sub-agent's call that waited gets the answer of its run, unless that asked again.
+     *
+     * @param answered the calls of {@link #answeredCalls} and ({@code outcomes}) their outcomes, in their order
      * @throws RunFailure when an approved tool failed and the agent raises on tool failure
      */
-    List<AgUiEvent> recordAnswers(Confirmations.Answered answers, List<ServerToolCall> approved,
+    List<AgUiEvent> recordAnswers(Confirmations.Answered answers, List<ServerToolCall> answered,
                                   List<ToolOutcome> outcomes) {
         List<AgUiEvent> out = new ArrayList<>(answers.decisions().size() + 1);
-        Iterator<ServerToolCall> calls = approved.iterator();
+        Iterator<ServerToolCall> calls = answered.iterator();
         Iterator<ToolOutcome> results = outcomes.iterator();
-        for (Confirmations.Decision decision : answers.decisions()) {
+        for (Confirmations.Decision decision : answers.of(ownAnswers()).decisions()) {
             MessageContent content = decision.approved()
                     ? confirmations.approvedResult(settle(calls.next(), results.next()))
                     : confirmations.declinedResult();
             out.add(transcript.addResult(decision.toolCallId(), content));
+        }
+        while (calls.hasNext()) {
+            ServerToolCall call = calls.next();
+            ToolOutcome outcome = results.next();
+            if (!suspended.contains(call.id())) {
+                out.add(transcript.addResult(call.id(), settle(call, outcome).content()));
+            }
         }
         confirmations.answered(answers);
         if (state.kept()) {
@@ -342,13 +391,44 @@ final class Run {
      * round ({@link #keepSubagentMessages}).
      */
     RunStart delegation(String subagentRunId, String task) {
+        return delegation(subagentRunId, task, List.of());
+    }
+
+    /**
+     * What a sub-agent's run that asked the user starts from when its parent's next run carries the answers: the
+     * task, then its messages as the thread kept them (those attributed to it), where it stopped.
+     */
+    RunStart resumedDelegation(String subagentRunId, String task) {
+        return delegation(subagentRunId, task, transcript.messages().stream()
+                .filter(message -> subagentRunId.equals(message.subagentRunId()))
+                .map(Run::unattributed).toList());
+    }
+
+    /**
+     * A sub-agent's run has no page of its own: it is offered no page tools. It asks the user in the form its
+     * parent's client chose ({@value ToolCall#CONFIRM_CHANGES} or the interrupt), unless it is a sub-agent's
+     * sub-agent, which cannot ask (its parent fails it, {@code subagent_interrupted}).
+     */
+    private RunStart delegation(String subagentRunId, String task, List<Message> before) {
         Message.User message = new Message.User(UUID.randomUUID().toString(), task);
+        List<Message> history = new ArrayList<>(before.size() + 1);
+        history.add(message);
+        history.addAll(before);
+        List<Tool> confirming = isSubagent() ? List.of() : input.tools().stream()
+                .filter(tool -> ToolCall.CONFIRM_CHANGES.equals(tool.name())).toList();
         RunAgentInput delegated = new RunAgentInput(input.threadId(), subagentRunId, input.protocolVersion(),
-                input.runId(), JsonNodeFactory.instance.objectNode(), List.of(message), List.of(), List.of(), null,
+                input.runId(), JsonNodeFactory.instance.objectNode(), history, confirming, List.of(), null,
                 List.of());
         return new RunStart(delegated, start.options(), StateLayers.empty(), List.of(),
-                new Conversation(List.of(message), List.of(message), Conversation.Restatement.NONE, true), Map.of(),
+                new Conversation(history, List.of(message), Conversation.Restatement.NONE, true), Map.of(),
                 ThreadInterrupts.NONE, SUBAGENT_JOURNAL, null, start.credential());
+    }
+
+    /** A sub-agent's message as its own run holds it: its LLM reads only messages that carry no attribution. */
+    private static Message unattributed(Message message) {
+        ObjectNode json = AgUiJson.mapper().valueToTree(message);
+        json.remove("subagentRunId");
+        return AgUiJson.mapper().convertValue(json, Message.class);
     }
 
     /** A sub-agent's progress is its parent's: kept with the parent's round of tools. */
@@ -376,10 +456,13 @@ final class Run {
         return "";
     }
 
-    /** The messages a sub-agent's run added to its task, each carrying its {@code subagentRunId}. */
+    /**
+     * The messages a sub-agent's run added to what it started from, each carrying its {@code subagentRunId}; a
+     * resumed run's results go next to the calls they answer, inside what it started from.
+     */
     private List<Message> subagentMessages() {
-        List<Message> messages = transcript.messages();
-        return messages.subList(start.conversation().history().size(), messages.size()).stream()
+        Set<String> before = start.conversation().history().stream().map(Message::id).collect(Collectors.toSet());
+        return transcript.messages().stream().filter(message -> !before.contains(message.id()))
                 .map(message -> message.attributedTo(runId())).toList();
     }
 
@@ -393,16 +476,40 @@ final class Run {
      * the client has them too: it puts a call's result right after the call), in call order; their usage, counted
      * as this run's.
      */
-    void keepDelegations(List<ToolEffects.Delegation> delegations) {
-        for (ToolEffects.Delegation delegation : delegations) {
+    void keepDelegations(Map<String, ToolEffects.Delegation> delegations) {
+        suspended.clear();
+        delegations.forEach((toolCallId, delegation) -> {
             delegation.messages().forEach(transcript::add);
             delegation.usage().forEach(ending::countUsage);
-        }
+            if (!delegation.asked().isEmpty()) {
+                suspended.add(toolCallId);
+                confirmations.adopt(delegation.asked());
+            }
+        });
     }
 
-    /** What the run left its parent, when it is a sub-agent's: see {@link ToolEffects.Delegation}. */
-    ToolEffects.Delegation delegation() {
-        return new ToolEffects.Delegation(subagentMessages(), ending.usages());
+    /**
+     * Whether a sub-agent of the last round of tools asked the user: its call has no result yet, so the run asks
+     * too, and ends.
+     */
+    boolean waitsForSubagents() {
+        return !suspended.isEmpty();
+    }
+
+    /** Whether this run (a sub-agent's) asked the user, and is suspended until the answers come. */
+    boolean asked() {
+        return !confirmations.opened().isEmpty();
+    }
+
+    /**
+     * What the run left its parent, when it is a sub-agent's called by {@code parentToolCallId}: see
+     * {@link ToolEffects.Delegation}. Its questions name it and the call ({@code metadata.parentToolCallId}), where
+     * its parent's next run resumes it.
+     */
+    ToolEffects.Delegation delegation(String parentToolCallId) {
+        JsonNode about = JsonNodeFactory.instance.objectNode().put(PARENT_TOOL_CALL, parentToolCallId);
+        return new ToolEffects.Delegation(subagentMessages(), ending.usages(),
+                confirmations.opened().stream().map(asked -> asked.askedBy(runId(), about)).toList());
     }
 
     /**
@@ -425,7 +532,9 @@ final class Run {
     List<AgUiEvent> recordResults(List<ServerToolCall> calls, List<ToolOutcome> outcomes) {
         List<AgUiEvent> out = new ArrayList<>(calls.size() + 1);
         for (int i = 0; i < calls.size(); i++) {
-            out.add(transcript.addResult(calls.get(i).id(), settle(calls.get(i), outcomes.get(i)).content()));
+            if (!suspended.contains(calls.get(i).id())) { // a sub-agent's that asked the user: it waits with it
+                out.add(transcript.addResult(calls.get(i).id(), settle(calls.get(i), outcomes.get(i)).content()));
+            }
         }
         if (state.kept()) {
             JsonNode view = client.withProposals(state.clientView());

@@ -3,6 +3,7 @@ package dev.aguistate.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.state.State;
 import dev.aguistate.state.StateWriteException;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -109,9 +109,16 @@ final class ToolEffects {
 
     /**
      * What a sub-agent's run left its parent: the messages it added to its task (attributed to it), to keep in the
-     * parent's conversation, and its LLM calls' usage, which counts into the parent's.
+     * parent's conversation, its LLM calls' usage, which counts into the parent's, and the questions it asked the
+     * user ({@code asked}, attributed to it): then it is suspended, and the parent's call waits with it.
      */
-    record Delegation(List<Message> messages, List<ModelUsage> usage) {}
+    record Delegation(List<Message> messages, List<ModelUsage> usage, List<Interrupt> asked) {
+
+        /** What a run that failed left: what it asked goes unasked. */
+        Delegation failed() {
+            return new Delegation(messages, usage, List.of());
+        }
+    }
 
     /**
      * The tool context of one round's tools: reads, live writes and activities under the lock, their events emitted
@@ -179,9 +186,12 @@ final class ToolEffects {
             delegations.put(toolCallId, delegation);
         }
 
-        /** What the round's sub-agents left, in the order of {@code calls}. */
-        List<Delegation> delegations(List<ServerToolCall> calls) {
-            return calls.stream().map(call -> delegations.get(call.id())).filter(Objects::nonNull).toList();
+        /** What the round's sub-agents left, by tool call id, in the order of {@code calls}. */
+        Map<String, Delegation> delegations(List<ServerToolCall> calls) {
+            Map<String, Delegation> left = new LinkedHashMap<>();
+            calls.stream().filter(call -> delegations.containsKey(call.id()))
+                    .forEach(call -> left.put(call.id(), delegations.get(call.id())));
+            return left;
         }
 
         /** The timer's turn: the activity changes whose time has come. */

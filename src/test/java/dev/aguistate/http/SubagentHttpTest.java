@@ -111,4 +111,59 @@ class SubagentHttpTest extends StubbedLlmTestBase {
         assertFalse(stub.requests().get(stub.requests().size() - 1).toString().contains("A sub-agent said this."),
                 "a sub-agent's message is not the agent's own conversation");
     }
+
+    @Test
+    void aSubagentsQuestionSuspendsTheRunAndTheAnswerResumesItThenTheSupervisor() throws Exception {
+        stub.enqueue(StubResponse.stream().toolCall("call_r", "researcher", "{\"task\":\"Where is A-17?\"}").build());
+        stub.enqueue(StubResponse.stream().toolCall("call_l", "lookupOrder", "{\"orderNumber\":\"A-17\"}").build());
+        RunRequests request = RunRequests.fresh().user("Where is my order A-17?");
+
+        SseClient.Stream asked = client.run("/agui/supervisor", request.json(), AgentsFileProfile.AUTHORIZATION);
+
+        EventStreamVerifier.verify(asked.events(), request.threadId(), request.runId());
+        String id = asked.ofType("SUBAGENT_STARTED").get(0).get("subagentRunId").asText();
+        JsonNode interrupt = asked.last().path("outcome").path("interrupts").get(0);
+        assertEquals("interrupt", asked.last().path("outcome").path("type").asText(), asked.types().toString());
+        assertEquals(List.of("call_l", id, "call_r"), List.of(interrupt.get("toolCallId").asText(),
+                interrupt.get("subagentRunId").asText(), interrupt.path("metadata").path("parentToolCallId").asText()));
+        JsonNode suspended = asked.ofType("SUBAGENT_FINISHED").get(0);
+        assertEquals("suspended", suspended.path("outcome").path("type").asText());
+        assertEquals(interrupt.get("id"), suspended.path("outcome").path("interruptIds").get(0));
+        assertFalse(suspended.has("result"));
+        assertTrue(asked.ofType("TOOL_CALL_RESULT").isEmpty(), "neither call has a result yet");
+        JsonNode thread = RunRequests.JSON.readTree(client.get("/threads/" + request.threadId(),
+                AgentsFileProfile.AUTHORIZATION).body());
+        assertEquals(interrupt.get("id"), thread.path("pendingInterrupts").get(0).get("id"), thread.toString());
+
+        stub.enqueue(StubResponse.stream().text("A-17 shipped on Monday.").build());
+        stub.enqueue(StubResponse.stream().text("Your order left on Monday.").build());
+        RunRequests answer = RunRequests.of(request.threadId(), "answer-" + request.runId());
+        answer.body().set("resume", RunRequests.parse("""
+                {"r":[{"interruptId":"%s","status":"resolved","payload":{"approved":true}}]}"""
+                .formatted(interrupt.get("id").asText())).get("r"));
+
+        SseClient.Stream resumed = client.run("/agui/supervisor", answer.json(), AgentsFileProfile.AUTHORIZATION);
+
+        EventStreamVerifier.verify(resumed.events(), answer.threadId(), answer.runId());
+        assertEquals(id, resumed.ofType("SUBAGENT_STARTED").get(0).get("subagentRunId").asText());
+        List<JsonNode> results = resumed.ofType("TOOL_CALL_RESULT");
+        assertEquals(List.of("call_l", "call_r"), results.stream().map(r -> r.get("toolCallId").asText()).toList());
+        assertEquals(id, results.get(0).path("subagentRunId").asText());
+        assertTrue(results.get(0).get("content").asText().endsWith("Order A-17: shipped on Monday"),
+                results.get(0).toString());
+        assertEquals("A-17 shipped on Monday.", results.get(1).get("content").asText());
+        assertEquals("A-17 shipped on Monday.", resumed.ofType("SUBAGENT_FINISHED").get(0).get("result").asText());
+        assertEquals("success", resumed.last().path("outcome").path("type").asText(), resumed.types().toString());
+        JsonNode researcherRequest = stub.requests().get(stub.requests().size() - 2);
+        assertTrue(researcherRequest.toString().contains("Where is A-17?")
+                && researcherRequest.toString().contains("shipped on Monday"), "its task, its call and the result: "
+                + researcherRequest);
+
+        JsonNode after = RunRequests.JSON.readTree(client.get("/threads/" + request.threadId(),
+                AgentsFileProfile.AUTHORIZATION).body());
+        assertTrue(after.path("pendingInterrupts").isEmpty(), after.toString());
+        assertEquals(List.of("user", "assistant", "tool", "assistant", "tool", "assistant", "assistant"),
+                StreamSupport.stream(after.path("messages").spliterator(), false).map(m -> m.get("role").asText())
+                        .toList(), "the call's result, the researcher's messages, then the supervisor's answer");
+    }
 }

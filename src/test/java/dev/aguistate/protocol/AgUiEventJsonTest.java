@@ -320,6 +320,16 @@ class AgUiEventJsonTest {
                         new Interrupt("int-1", "confirm", null, null, null, null, null))), null), """
                         {"type":"RUN_FINISHED","threadId":"t","runId":"r",
                          "outcome":{"type":"interrupt","interrupts":[{"id":"int-1","reason":"confirm"}]}}"""),
+                new Case(new AgUiEvent.RunFinished("t", "r", null, new RunOutcome.Interrupted(List.of(
+                        new Interrupt("int-1", "tool_call", null, "p1", null, null, json("{\"parentToolCallId\":\"c1\"}"),
+                                "sa1"))), null), """
+                        {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[
+                         {"id":"int-1","reason":"tool_call","toolCallId":"p1","metadata":{"parentToolCallId":"c1"},
+                          "subagentRunId":"sa1"}]}}"""),
+                new Case(new AgUiEvent.SubagentFinished("sa1", null,
+                        new AgUiEvent.SubagentFinished.Suspended(List.of("confirm_1"))), """
+                        {"type":"SUBAGENT_FINISHED","subagentRunId":"sa1",
+                         "outcome":{"type":"suspended","interruptIds":["confirm_1"]}}"""),
                 new Case(new AgUiEvent.RunFinished("t", "r", null, null,
                         List.of(new TokenUsage(null, null, 1, null, null, null, null))), """
                         {"type":"RUN_FINISHED","threadId":"t","runId":"r","usage":[{"inputTokens":1}]}"""),

@@ -326,7 +326,7 @@ class ConfirmationRunTest extends StubbedLlmTestBase {
         StoredThread thread = store.load(Caller.ANONYMOUS.thread(threadId)).await().atMost(Duration.ofSeconds(5)).orElseThrow();
         List<Interrupt> expired = thread.meta().openInterrupts().stream()
                 .map(i -> new Interrupt(i.id(), i.reason(), i.message(), i.toolCallId(), i.responseSchema(),
-                        Instant.now().minusSeconds(60).toString(), i.metadata()))
+                        Instant.now().minusSeconds(60).toString(), i.metadata(), i.subagentRunId()))
                 .toList();
         ThreadMeta meta = new ThreadMeta(thread.meta().messageTimes(), expired, thread.meta().resolvedInterrupts(),
                 null, thread.meta().lastRun());

@@ -11,12 +11,16 @@ import dev.aguistate.llm.FinishReason;
 import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.ModelUsage;
 import dev.aguistate.protocol.AgUiEvent;
+import dev.aguistate.protocol.Interrupt;
 import dev.aguistate.protocol.Message;
+import dev.aguistate.protocol.MessageContent;
+import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.run.tracing.RunTracing;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.tools.BackendTool;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
@@ -31,6 +35,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Agents as tools through the run loop: a supervisor's call of a sub-agent runs the sub-agent's own run. */
@@ -275,23 +280,213 @@ class SubagentRunTest {
                 "the supervisor's two calls and the researcher's one");
     }
 
-    @Test
-    void aSubagentThatWouldAskForConfirmationFailsBeforeAsking() {
-        AgentDefinition careful = AgentDefinition.builder("researcher").stateless()
-                .tool(BackendTool.builder("publish").handler((arguments, context) -> "published"))
+    /** A researcher that must ask before it publishes; {@code published} counts the tool's runs. */
+    private static AgentDefinition careful(AtomicInteger published) {
+        return AgentDefinition.builder("researcher").stateless()
+                .tool(BackendTool.builder("publish").stringParameter("title", "The title", true)
+                        .handler((arguments, context) -> "published #" + published.incrementAndGet()))
                 .requireConfirmation("publish").build();
+    }
+
+    /** The supervisor's run in which its researcher asks to publish: the run ends waiting for the answer. */
+    private List<AgUiEvent> askedToPublish(AgentDefinition supervisor) {
         model.answer(delegates("c1", "Publish otters"))
+                .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{\"title\":\"Otters\"}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP));
+        return run(supervisor);
+    }
+
+    /** The next run of the thread {@code journal} keeps, as a client's answer to interrupt {@code id}. */
+    private List<AgUiEvent> resume(AgentDefinition agent, String resumeJson) {
+        RunAgentInput input = RunFixtures.input("""
+                {"threadId":"t","runId":"r2","messages":[],"resume":[%s]}""".formatted(resumeJson));
+        RunStart start = RunFixtures.storedThread(input, journal.commits.get(journal.commits.size() - 1), List.of(),
+                false);
+        List<AgUiEvent> events = runner.run(agent, start, new StopSwitch(), new RunInbox(), Context.root())
+                .collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r2");
+        return events;
+    }
+
+    @Test
+    void aSubagentThatAsksForConfirmationSuspendsTheParentRunAsAnInterrupt() {
+        AtomicInteger published = new AtomicInteger();
+
+        List<AgUiEvent> events = askedToPublish(supervisor(careful(published)));
+
+        String id = of(events, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
+        AgUiEvent.ToolCallStart asked = of(events, AgUiEvent.ToolCallStart.class).get(1);
+        assertEquals(List.of("p1", id), List.of(asked.toolCallId(), asked.subagentRunId()));
+        RunOutcome.Interrupted outcome = (RunOutcome.Interrupted)
+                ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome();
+        Interrupt interrupt = outcome.interrupts().get(0);
+        assertEquals(List.of("p1", id, "c1"), List.of(interrupt.toolCallId(), interrupt.subagentRunId(),
+                interrupt.metadata().path("parentToolCallId").asText()), "the researcher's question, in c1");
+        AgUiEvent.SubagentFinished suspended = of(events, AgUiEvent.SubagentFinished.class).get(0);
+        assertEquals(id, suspended.subagentRunId());
+        assertNull(suspended.result());
+        assertEquals("suspended", suspended.outcome().type());
+        assertEquals(List.of(interrupt.id()), suspended.outcome().interruptIds());
+        assertTrue(of(events, AgUiEvent.ToolCallResult.class).isEmpty(), "neither call has a result yet");
+        assertEquals(0, published.get());
+        assertEquals(2, model.requests.size(), "the supervisor's LLM waits too");
+
+        assertEquals(List.of(RunEnd.INTERRUPTED), journal.ends);
+        RunFixtures.RecordingJournal.Commit kept = journal.commits.get(0);
+        assertEquals(outcome.interrupts(), kept.interrupts().open());
+        assertEquals(List.of("user", "assistant", "assistant"), kept.messages().stream().map(Message::role).toList());
+        Message.Assistant question = (Message.Assistant) kept.messages().get(2);
+        assertEquals(List.of(id, "p1"), List.of(question.subagentRunId(), question.toolCalls().get(0).id()));
+    }
+
+    @Test
+    void anApprovalResumesTheSubagentWhereItStoppedThenTheParent() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition supervisor = supervisor(careful(published));
+        List<AgUiEvent> first = askedToPublish(supervisor);
+        String id = of(first, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
+        String interrupt = ((RunOutcome.Interrupted) ((AgUiEvent.RunFinished) first.get(first.size() - 1)).outcome())
+                .interrupts().get(0).id();
+        model.answer(says("Published the otters.")).answer(says("Done: it is out."));
+
+        List<AgUiEvent> events = resume(supervisor, """
+                {"interruptId":"%s","status":"resolved","payload":{"approved":true}}""".formatted(interrupt));
+
+        assertEquals(1, published.get(), RunFixtures.json(events).toString());
+        AgUiEvent.SubagentStarted again = of(events, AgUiEvent.SubagentStarted.class).get(0);
+        assertEquals(List.of(id, "c1"), List.of(again.subagentRunId(), again.parentToolCallId()),
+                "the same sub-agent run, in the same call");
+        List<AgUiEvent.ToolCallResult> results = of(events, AgUiEvent.ToolCallResult.class);
+        assertEquals(List.of("p1", "c1"), results.stream().map(AgUiEvent.ToolCallResult::toolCallId).toList());
+        assertEquals(id, results.get(0).subagentRunId());
+        assertEquals("The user approved the change.\npublished #1", results.get(0).content().text());
+        assertNull(results.get(1).subagentRunId());
+        assertEquals("Published the otters.", results.get(1).content().text());
+        AgUiEvent.SubagentFinished finished = of(events, AgUiEvent.SubagentFinished.class).get(0);
+        assertEquals("Published the otters.", finished.result().asText());
+        assertNull(finished.outcome());
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+
+        List<ChatMessage> child = model.requests.get(2).messages();
+        assertEquals(List.of("UserMessage", "AiMessage", "ToolExecutionResultMessage"),
+                child.stream().map(m -> m.getClass().getSimpleName()).toList(), child.toString());
+        assertEquals("Publish otters", ((UserMessage) child.get(0)).singleText(), "its task, then where it stopped");
+        assertEquals("p1", ((AiMessage) child.get(1)).toolExecutionRequests().get(0).id());
+        assertEquals("The user approved the change.\npublished #1", ((ToolExecutionResultMessage) child.get(2)).text());
+        assertTrue(model.requests.get(3).messages().stream().anyMatch(m -> m instanceof ToolExecutionResultMessage r
+                && r.id().equals("c1") && r.text().equals("Published the otters.")));
+
+        RunFixtures.RecordingJournal.Commit kept = journal.commits.get(journal.commits.size() - 1);
+        assertTrue(kept.interrupts().open().isEmpty());
+        assertEquals(List.of(interrupt), kept.interrupts().resolved());
+        assertEquals(List.of("user", "assistant:", "tool:", "assistant:" + id, "tool:" + id, "assistant:" + id,
+                        "assistant:"), kept.messages().stream().map(m -> m.role().equals("user") ? "user"
+                        : m.role() + ":" + (m.subagentRunId() == null ? "" : m.subagentRunId())).toList(),
+                "the call's result, then the sub-agent's messages, then the supervisor's answer");
+
+        List<AgUiEvent> twice = resume(supervisor, """
+                {"interruptId":"%s","status":"resolved","payload":{"approved":true}}""".formatted(interrupt));
+        assertEquals(1, published.get(), "a resume sent twice runs nothing again");
+        assertEquals(4, model.requests.size());
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) twice.get(twice.size() - 1)).outcome());
+    }
+
+    @Test
+    void aRejectionIsTheSubagentsToReadAndTheParentGetsItsAnswer() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition supervisor = supervisor(careful(published));
+        List<AgUiEvent> first = askedToPublish(supervisor);
+        String interrupt = ((RunOutcome.Interrupted) ((AgUiEvent.RunFinished) first.get(first.size() - 1)).outcome())
+                .interrupts().get(0).id();
+        model.answer(says("The user did not want it published.")).answer(says("Not published."));
+
+        List<AgUiEvent> events = resume(supervisor, """
+                {"interruptId":"%s","status":"resolved","payload":{"approved":false}}""".formatted(interrupt));
+
+        assertEquals(0, published.get());
+        List<AgUiEvent.ToolCallResult> results = of(events, AgUiEvent.ToolCallResult.class);
+        assertEquals(List.of("p1", "c1"), results.stream().map(AgUiEvent.ToolCallResult::toolCallId).toList());
+        assertTrue(results.get(0).content().text().startsWith("The user declined the change"));
+        assertEquals("The user did not want it published.", results.get(1).content().text());
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+    }
+
+    @Test
+    void aPageThatConfirmsThroughConfirmChangesIsAskedByTheSubagentThatWay() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition supervisor = supervisor(careful(published));
+        String confirmTool = "\"tools\":[{\"name\":\"confirm_changes\",\"description\":\"Ask the user\","
+                + "\"parameters\":{\"type\":\"object\",\"properties\":{}}}]";
+        model.answer(delegates("c1", "Publish otters"))
+                .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{\"title\":\"Otters\"}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP));
+        RunAgentInput input = RunFixtures.input("""
+                {"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"Publish"}],%s}"""
+                .formatted(confirmTool));
+        List<AgUiEvent> first = runner.run(supervisor, RunFixtures.newThread(input, journal), new StopSwitch(),
+                new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(first), "t", "r");
+
+        String id = of(first, AgUiEvent.SubagentStarted.class).get(0).subagentRunId();
+        AgUiEvent.ToolCallStart confirm = of(first, AgUiEvent.ToolCallStart.class).stream()
+                .filter(start -> start.toolCallName().equals("confirm_changes")).findFirst().orElseThrow();
+        assertEquals(id, confirm.subagentRunId(), "the sub-agent asks");
+        assertEquals(new RunOutcome.Success(List.of(confirm.toolCallId())),
+                ((AgUiEvent.RunFinished) first.get(first.size() - 1)).outcome());
+        assertEquals(List.of(confirm.toolCallId()), of(first, AgUiEvent.SubagentFinished.class).get(0).outcome()
+                .interruptIds());
+
+        model.answer(says("Published.")).answer(says("Done."));
+        RunAgentInput next = RunFixtures.input("""
+                {"threadId":"t","runId":"r2","messages":[],%s}""".formatted(confirmTool));
+        Message answer = new Message.Tool("a1", new MessageContent.Text("{\"accepted\":true}"), confirm.toolCallId(),
+                null, null, null);
+        List<AgUiEvent> events = runner.run(supervisor, RunFixtures.storedThread(next,
+                        journal.commits.get(journal.commits.size() - 1), List.of(answer), true), new StopSwitch(),
+                new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        EventStreamVerifier.verify(RunFixtures.json(events), "t", "r2");
+
+        assertEquals(1, published.get());
+        assertEquals(List.of("p1", "c1"), of(events, AgUiEvent.ToolCallResult.class).stream()
+                .map(AgUiEvent.ToolCallResult::toolCallId).toList());
+        assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
+        assertTrue(model.requests.get(2).messages().stream().noneMatch(m -> m.toString().contains("confirm_changes")),
+                "the sub-agent's LLM never sees the question: " + model.requests.get(2).messages());
+    }
+
+    @Test
+    void anAnswerToAnInterruptTheThreadNeverHadChangesNothing() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition supervisor = supervisor(careful(published));
+        askedToPublish(supervisor);
+        int kept = journal.checkpoints.size();
+
+        List<AgUiEvent> events = resume(supervisor, """
+                {"interruptId":"confirm_nope","status":"resolved","payload":{"approved":true}}""");
+
+        assertEquals("unknown_interrupt", ((AgUiEvent.RunError) events.get(events.size() - 1)).code());
+        assertEquals(0, published.get());
+        assertEquals(kept, journal.checkpoints.size(), "nothing is kept: the thread still waits");
+    }
+
+    @Test
+    void aSubagentsSubagentThatWouldAskFailsBeforeTheUserIsAsked() {
+        AtomicInteger published = new AtomicInteger();
+        AgentDefinition middle = AgentDefinition.builder("editor").stateless().subagent(careful(published)).build();
+        model.answer(new ModelEvent.ToolCallCompleted(0, "c1", "editor", "{\"task\":\"Edit\"}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP))
+                .answer(delegates("c2", "Publish otters"))
                 .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{}"),
                         new ModelEvent.Completed(null, FinishReason.STOP))
-                .answer(says("It could not publish."));
+                .answer(says("It could not publish."))
+                .answer(says("Not published."));
 
-        List<AgUiEvent> events = run(supervisor(careful));
+        List<AgUiEvent> events = run(supervisor(middle));
 
         assertEquals("subagent_interrupted", of(events, AgUiEvent.SubagentError.class).get(0).code());
-        assertEquals(List.of("c1"), of(events, AgUiEvent.ToolCallResult.class).stream()
-                .map(AgUiEvent.ToolCallResult::toolCallId).toList(), "publish never ran");
-        assertEquals(List.of("researcher", "publish"), of(events, AgUiEvent.ToolCallStart.class).stream()
-                .map(AgUiEvent.ToolCallStart::toolCallName).toList(), "and nothing asked the user");
+        assertEquals(0, published.get());
+        assertEquals(List.of("c2", "c1"), of(events, AgUiEvent.ToolCallResult.class).stream()
+                .map(AgUiEvent.ToolCallResult::toolCallId).toList());
         assertEquals(RunOutcome.SUCCESS, ((AgUiEvent.RunFinished) events.get(events.size() - 1)).outcome());
     }
 }

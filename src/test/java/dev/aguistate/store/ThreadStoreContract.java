@@ -173,7 +173,9 @@ public abstract class ThreadStoreContract {
         Interrupt open = new Interrupt("int-1", "tool_call", "Apply?", "c1",
                 json("{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}}}"),
                 "2026-11-21T10:00:00Z", null);
-        ThreadMeta meta = new ThreadMeta(Map.of("u1", Instant.parse("2026-11-20T09:30:00.123Z")), List.of(open),
+        Interrupt subagents = new Interrupt("int-2", "tool_call", "Apply?", "p1", null, "2026-11-21T10:00:00Z",
+                json("{\"parentToolCallId\":\"c2\"}"), "sub-1"); // a sub-agent's question, as it resumes it
+        ThreadMeta meta = new ThreadMeta(Map.of("u1", Instant.parse("2026-11-20T09:30:00.123Z")), List.of(open, subagents),
                 List.of("int-0"), null, new RunRecord("run-1", "key-1", Instant.parse("2026-11-20T09:30:00Z"),
                 Instant.parse("2026-11-20T09:31:00.5Z"), "cancelled"));
         StoredThread thread = thread(newId(), json("{}"), List.of(new Message.User("u1", "hi")));
