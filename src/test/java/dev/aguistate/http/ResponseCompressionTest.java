@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.LongWaitsProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -20,9 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
@@ -31,17 +29,8 @@ import org.junit.jupiter.api.Test;
  * leaving one by one: the client decodes each while the model has stalled, before anything after it exists.
  */
 @QuarkusTest
-@TestProfile(ResponseCompressionTest.Profile.class)
+@TestProfile(LongWaitsProfile.class)
 class ResponseCompressionTest extends StubbedLlmTestBase {
-
-    public static class Profile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.http.compression", "true");
-            return overrides;
-        }
-    }
 
     @Test
     void aCompressedStreamDeliversEachFrameAsItIsWrittenNotWhenACompressorBufferFills() throws Exception {
