@@ -102,8 +102,10 @@ abstract class CopilotKitThreadsContract extends CopilotKitRequests {
                 RunRequests.parse("{\"agentId\":\"chat\",\"archived\":false,\"metadata\":{\"pinned\":true}}"))
                 .toString(), JSON_ALICE).body());
         assertEquals(false, unarchived.get("archived").asBoolean());
+        // of this test's two threads (a persistent store keeps alice's Soup of an earlier run of the suite)
         as("alice-key").get(BASE + "/threads?agentId=chat&q=sou&metadata.pinned=true").then().statusCode(200)
-                .body("threads.id", equalTo(List.of(first.threadId())));
+                .body("threads.id.findAll { it == '" + first.threadId() + "' || it == '" + second.threadId() + "' }",
+                        equalTo(List.of(first.threadId())));
         as("alice-key").contentType("application/json").body("{\"name\":7}").patch(thread).then().statusCode(400)
                 .body("code", equalTo("invalid_request"));
         as("alice-key").contentType("application/json").body("not json").patch(thread).then().statusCode(400);

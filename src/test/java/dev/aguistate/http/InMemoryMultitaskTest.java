@@ -1,9 +1,9 @@
 package dev.aguistate.http;
 
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.StoreProfiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(StubbedLlmProfile.class)
+@TestProfile(StoreProfiles.Users.Memory.class)
 class InMemoryMultitaskTest extends MultitaskContract {}

@@ -5,17 +5,15 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aguistate.testing.AgentsFileProfile;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TokenIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,17 +22,8 @@ import org.junit.jupiter.api.Test;
  * stop working.
  */
 @QuarkusTest
-@TestProfile(JwksRotationTest.WithJwks.class)
+@TestProfile(AgentsFileProfile.class)
 class JwksRotationTest extends StubbedLlmTestBase {
-
-    public static class WithJwks extends StubbedLlmProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            List<TestResourceEntry> resources = new ArrayList<>(super.testResources());
-            resources.add(new TestResourceEntry(TokenIssuer.Jwks.class));
-            return resources;
-        }
-    }
 
     @Test
     void aRotatedKeyIsFetchedAndTheRetiredOneRefused() throws InterruptedException {

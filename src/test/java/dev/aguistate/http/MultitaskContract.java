@@ -9,6 +9,7 @@ import dev.aguistate.store.SharedThreadStoreContract;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
+import dev.aguistate.testing.StoreProfiles;
 import dev.aguistate.testing.StubbedLlmProfile;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmTestBase;
@@ -30,6 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 abstract class MultitaskContract extends StubbedLlmTestBase {
 
+    /** The caller: each store's test server has users (the tests of users share it), and carol is none of theirs. */
+    private final SseClient carol = client.sending(StoreProfiles.Users.CAROL);
+
     private static final String AGENT = "/agui/" + GatedAgent.NAME;
 
     @AfterEach
@@ -40,7 +44,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     @Test
     void rejectAnswers409AsBefore() throws InterruptedException {
         RunRequests first = gatedRun("A long task");
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
 
             HttpResponse<String> second = post(RunRequests.of(first.threadId(), "run-2").multitask("reject")
@@ -68,12 +72,12 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     void enqueueOpensTheStreamAtOnceAndStartsOnTheThreadAsTheActiveRunLeftIt() throws InterruptedException {
         RunRequests first = gatedRun("A long task");
         stub.enqueue(StubResponse.stream().text("Second answer.").build());
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
 
             // the default strategy: no forwardedProps
             RunRequests second = RunRequests.of(first.threadId(), "run-2").user("And then?");
-            try (SseClient.LiveStream queued = client.open(AGENT, second.json())) {
+            try (SseClient.LiveStream queued = carol.open(AGENT, second.json())) {
                 assertEquals(200, queued.status(), "accepted while the first run is still at its gate");
                 assertEquals(1, stub.requests().size(), "only the first run reached the LLM: the second waits");
 
@@ -96,13 +100,13 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         RunRequests first = gatedRun("first");
         stub.enqueue(StubResponse.stream().text("Answer to third.").build());
         stub.enqueue(StubResponse.stream().text("Answer to fourth.").build());
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
-            SseClient.LiveStream leaving = client.open(AGENT, RunRequests.of(first.threadId(), "run-2")
+            SseClient.LiveStream leaving = carol.open(AGENT, RunRequests.of(first.threadId(), "run-2")
                     .user("second, then gone").json());
-            try (SseClient.LiveStream third = client.open(AGENT, RunRequests.of(first.threadId(), "run-3")
+            try (SseClient.LiveStream third = carol.open(AGENT, RunRequests.of(first.threadId(), "run-3")
                          .user("third").json());
-                 SseClient.LiveStream fourth = client.open(AGENT, RunRequests.of(first.threadId(), "run-4")
+                 SseClient.LiveStream fourth = carol.open(AGENT, RunRequests.of(first.threadId(), "run-4")
                          .user("fourth").json())) {
                 awaitQueued(3);
                 leaving.close();
@@ -122,10 +126,10 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     void pastMaxQueuedARequestIsAnswered429BeforeAnyStream() throws InterruptedException {
         RunRequests first = gatedRun("first");
         List<SseClient.LiveStream> waiting = new ArrayList<>();
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
             for (int i = 0; i < StubbedLlmProfile.MAX_QUEUED; i++) {
-                waiting.add(client.open(AGENT, RunRequests.of(first.threadId(), "run-w" + i).user("w" + i).json()));
+                waiting.add(carol.open(AGENT, RunRequests.of(first.threadId(), "run-w" + i).user("w" + i).json()));
             }
 
             HttpResponse<String> refused = post(RunRequests.of(first.threadId(), "run-over").user("one too many"));
@@ -144,12 +148,12 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     @Test
     void aQueuedRunCanBeStoppedAndEndsCancelledWithoutATrace() throws InterruptedException {
         RunRequests first = gatedRun("first");
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
             RunRequests second = RunRequests.of(first.threadId(), "run-2").user("never mind");
-            try (SseClient.LiveStream queued = client.open(AGENT, second.json())) {
+            try (SseClient.LiveStream queued = carol.open(AGENT, second.json())) {
 
-                HttpResponse<String> stop = client.post(AGENT + "/stop/" + first.threadId() + "?runId=run-2", "");
+                HttpResponse<String> stop = carol.post(AGENT + "/stop/" + first.threadId() + "?runId=run-2", "");
 
                 assertEquals("{\"stopped\":true}", stop.body());
                 List<JsonNode> events = queued.readToEnd();
@@ -169,12 +173,12 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         toTheGate();
         stub.enqueue(StubResponse.stream().text("Changed course.").build());
         RunRequests first = RunRequests.fresh().user("A long task");
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
 
             RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("interrupt")
                     .user("Stop, do this instead");
-            SseClient.Stream interrupting = client.run(AGENT, second.json());
+            SseClient.Stream interrupting = carol.run(AGENT, second.json());
 
             List<JsonNode> stopped = active.readToEnd();
             EventStreamVerifier.verify(stopped, first.threadId(), first.runId());
@@ -193,24 +197,24 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         stub.enqueue(StubResponse.stream().text("Hello.").build());
         RunRequests earlier = RunRequests.fresh().user("Hi");
         earlier.body().set("state", RunRequests.parse("{\"mood\":\"calm\"}"));
-        assertEquals("success", client.run(AGENT, earlier.json()).last().at("/outcome/type").asText());
+        assertEquals("success", carol.run(AGENT, earlier.json()).last().at("/outcome/type").asText());
         toTheGate();
         stub.enqueue(StubResponse.stream().text("Starting over.").build());
         RunRequests first = RunRequests.of(earlier.threadId(), "run-rolled-back").user("A long task");
         first.body().set("state", RunRequests.parse("{\"mood\":\"busy\"}"));
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
-            assertEquals("busy", storedThread(first.threadId()).at("/state/mood").asText(),
+            assertEquals("busy", stored(first.threadId()).at("/state/mood").asText(),
                     "the run changed the thread's state when it started");
 
             RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("rollback").user("Forget that");
-            SseClient.Stream rollingBack = client.run(AGENT, second.json());
+            SseClient.Stream rollingBack = carol.run(AGENT, second.json());
 
             assertEquals("cancelled", last(active.readToEnd()).at("/outcome/type").asText());
             EventStreamVerifier.verify(rollingBack.events(), second.threadId(), second.runId());
             assertEquals("success", rollingBack.last().at("/outcome/type").asText(), rollingBack.raw());
         }
-        JsonNode thread = storedThread(first.threadId());
+        JsonNode thread = stored(first.threadId());
         assertEquals(List.of("Hi", "Hello.", "Forget that", "Starting over."), contents(first.threadId()),
                 "the rolled-back run's question and tool call are gone: " + thread);
         assertEquals("calm", thread.at("/state/mood").asText(), "its state change is undone: " + thread);
@@ -224,7 +228,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         ExecutorService senders = Executors.newFixedThreadPool(clients);
         try {
             List<CompletableFuture<SseClient.Stream>> sent = IntStream.range(0, clients)
-                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> client.run(AGENT,
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> carol.run(AGENT,
                             RunRequests.of(threadId, "run-" + i).user("message " + i).json()), senders))
                     .toList();
             for (int i = 0; i < clients; i++) {
@@ -235,7 +239,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         } finally {
             senders.shutdownNow();
         }
-        JsonNode messages = storedThread(threadId).get("messages");
+        JsonNode messages = stored(threadId).get("messages");
         List<String> users = new ArrayList<>();
         messages.forEach(m -> {
             if (m.get("role").asText().equals("user")) {
@@ -255,11 +259,11 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     @Test
     void steerAddsTheMessageToTheActiveRunAfterTheToolResultAndTheSecondStreamJoinsIt() throws InterruptedException {
         RunRequests first = gatedRun("A long task");
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
 
             RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("steer").user("Also in French");
-            try (SseClient.LiveStream steering = client.open(AGENT, second.json())) {
+            try (SseClient.LiveStream steering = carol.open(AGENT, second.json())) {
                 assertEquals(200, steering.status(), "accepted while the first run is at its gate");
                 awaitSteered(1);
                 GatedAgent.open();
@@ -300,10 +304,10 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
                 .build());
         stub.enqueue(StubResponse.stream().text("Answered on its own.").build());
         RunRequests first = RunRequests.fresh().tool("show_card", "Show a card", null).user("A long task");
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
             RunRequests second = RunRequests.of(first.threadId(), "run-2").multitask("steer").user("One more thing");
-            try (SseClient.LiveStream steering = client.open(AGENT, second.json())) {
+            try (SseClient.LiveStream steering = carol.open(AGENT, second.json())) {
                 awaitSteered(1);
                 GatedAgent.open();
 
@@ -324,7 +328,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         stub.enqueue(StubResponse.stream().text("Hello.").build());
         RunRequests request = RunRequests.fresh().multitask("steer").user("Hi");
 
-        SseClient.Stream run = client.run(AGENT, request.json());
+        SseClient.Stream run = carol.run(AGENT, request.json());
 
         EventStreamVerifier.verify(run.events(), request.threadId(), request.runId());
         assertEquals("success", run.last().at("/outcome/type").asText(), run.raw());
@@ -337,10 +341,10 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         RunRequests first = gatedRun("first");
         stub.setDefault(StubResponse.stream().text("Noted.").build());
         ExecutorService senders = Executors.newFixedThreadPool(clients);
-        try (SseClient.LiveStream active = client.open(AGENT, first.json())) {
+        try (SseClient.LiveStream active = carol.open(AGENT, first.json())) {
             GatedAgent.awaitReached();
             List<CompletableFuture<SseClient.Stream>> sent = IntStream.range(0, clients)
-                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> client.run(AGENT,
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> carol.run(AGENT,
                             RunRequests.of(first.threadId(), "run-" + i).multitask(i % 2 == 0 ? "steer" : "enqueue")
                                     .user("message " + i).json()), senders))
                     .toList();
@@ -373,8 +377,9 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
 
     @Test
     void capabilitiesNameTheStrategies() {
-        JsonNode multitask = RunRequests.parse(given().get(AGENT + "/capabilities").then().statusCode(200)
-                .extract().asString()).at("/custom/multitask");
+        HttpResponse<String> capabilities = carol.get(AGENT + "/capabilities");
+        assertEquals(200, capabilities.statusCode(), capabilities.body());
+        JsonNode multitask = RunRequests.parse(capabilities.body()).at("/custom/multitask");
         assertEquals("enqueue", multitask.get("defaultStrategy").asText());
         assertEquals("[\"reject\",\"enqueue\",\"interrupt\",\"rollback\",\"steer\"]",
                 multitask.get("strategies").toString());
@@ -394,7 +399,7 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     }
 
     private HttpResponse<String> post(RunRequests request) {
-        return client.post(AGENT, request.json(), "Content-Type", "application/json", "Accept", "text/event-stream");
+        return carol.post(AGENT, request.json(), "Content-Type", "application/json", "Accept", "text/event-stream");
     }
 
     /** Waits until this server holds {@code count} waiting runs ({@code agui_runs_queued}). */
@@ -412,9 +417,9 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
     }
 
     /** The stored messages' text, in order: the tool's result, the assistant's words; a tool call has none. */
-    private static List<String> contents(String threadId) {
+    private List<String> contents(String threadId) {
         List<String> contents = new ArrayList<>();
-        storedThread(threadId).get("messages").forEach(m -> {
+        stored(threadId).get("messages").forEach(m -> {
             if (m.hasNonNull("content") && !m.get("content").asText().isEmpty()) {
                 contents.add(m.get("content").asText());
             }
@@ -435,5 +440,12 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         events.stream().filter(e -> e.get("type").asText().equals("TEXT_MESSAGE_CONTENT"))
                 .forEach(e -> text.append(e.get("delta").asText()));
         return text.toString();
+    }
+
+    /** The thread as {@code GET /threads/{id}} shows it to carol; it must exist. */
+    private JsonNode stored(String threadId) {
+        HttpResponse<String> thread = carol.get("/threads/" + threadId);
+        assertEquals(200, thread.statusCode(), thread.body());
+        return RunRequests.parse(thread.body());
     }
 }

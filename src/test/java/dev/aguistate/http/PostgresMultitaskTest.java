@@ -6,6 +6,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(StoreProfiles.Postgres.class)
+@TestProfile(StoreProfiles.Users.Postgres.class)
 @ExtendWith(StoreProfiles.PostgresReachable.class)
 class PostgresMultitaskTest extends MultitaskContract {}

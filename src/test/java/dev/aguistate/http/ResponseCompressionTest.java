@@ -1,28 +1,28 @@
 package dev.aguistate.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
-import dev.aguistate.testing.StubbedLlmProfile;
+import dev.aguistate.testing.LongWaitsProfile;
 import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
@@ -31,17 +31,8 @@ import org.junit.jupiter.api.Test;
  * leaving one by one: the client decodes each while the model has stalled, before anything after it exists.
  */
 @QuarkusTest
-@TestProfile(ResponseCompressionTest.Profile.class)
+@TestProfile(LongWaitsProfile.class)
 class ResponseCompressionTest extends StubbedLlmTestBase {
-
-    public static class Profile extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            overrides.put("agui.http.compression", "true");
-            return overrides;
-        }
-    }
 
     @Test
     void aCompressedStreamDeliversEachFrameAsItIsWrittenNotWhenACompressorBufferFills() throws Exception {
@@ -55,20 +46,39 @@ class ResponseCompressionTest extends StubbedLlmTestBase {
         assertEquals("gzip", response.headers().firstValue("content-encoding").orElse("none"));
 
         List<String> deltas = new ArrayList<>();
-        try (BufferedReader frames = new BufferedReader(new InputStreamReader(new GZIPInputStream(response.body()),
-                StandardCharsets.UTF_8))) {
-            while (deltas.size() < 2) { // the model sent two text chunks, then stalls: nothing follows them yet
-                String line = frames.readLine();
-                assertTrue(line != null, "the stream ended early: " + deltas);
-                if (line.startsWith("data: ")) {
-                    JsonNode event = RunRequests.parse(line.substring("data: ".length()));
-                    if (event.path("type").asText().equals("TEXT_MESSAGE_CONTENT")) {
-                        deltas.add(event.get("delta").asText());
+        try (InputStream frames = new GZIPInputStream(response.body())) {
+            // the model stalls for two minutes (the idle timeout) after these: a server that held them in the
+            // compressor's buffer would send them only when the run ends
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                while (deltas.size() < 2) { // the model sent two text chunks, then stalls: nothing follows them yet
+                    String line = readLine(frames);
+                    assertTrue(line != null, "the stream ended early: " + deltas);
+                    if (line.startsWith("data: ")) {
+                        JsonNode event = RunRequests.parse(line.substring("data: ".length()));
+                        if (event.path("type").asText().equals("TEXT_MESSAGE_CONTENT")) {
+                            deltas.add(event.get("delta").asText());
+                        }
                     }
                 }
-            }
+            });
         }
         assertEquals(List.of("Once", " upon"), deltas);
+    }
+
+    /**
+     * A line of the decompressed stream, read byte by byte: a reader that fills a buffer asks for more while
+     * {@link GZIPInputStream#available()} says 1, which it does until the stream's end, and would wait for the run
+     * to end.
+     */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b == -1) {
+                return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+            }
+            line.write(b);
+        }
+        return line.toString(StandardCharsets.UTF_8);
     }
 
     @Test

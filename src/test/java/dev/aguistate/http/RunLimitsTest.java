@@ -32,11 +32,19 @@ class RunLimitsTest extends StubbedLlmTestBase {
     static final int PER_SERVER = 3;
     static final int RATE = 6;
 
+    /**
+     * The server's small limits: these bounds on runs, and threads of at most {@link #THREAD_BYTES} bytes, for
+     * {@code ThreadSizeLimitTest} (as frank), which shares this boot; the threads of these tests stay far below it.
+     */
     public static class Limits extends StubbedLlmProfile {
+
+        static final int THREAD_BYTES = 4000;
+
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
-            for (String user : List.of("alice", "bob", "carol", "dave", "erin")) {
+            overrides.put("agui.store.max-thread-bytes", String.valueOf(THREAD_BYTES));
+            for (String user : List.of("alice", "bob", "carol", "dave", "erin", "frank")) {
                 overrides.put("agui.auth.api-keys." + user + "-key", user);
             }
             overrides.put("agui.run.max-active-per-user", String.valueOf(PER_USER));

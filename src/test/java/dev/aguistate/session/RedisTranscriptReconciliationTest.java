@@ -6,6 +6,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(StoreProfiles.Redis.class)
+@TestProfile(StoreProfiles.Users.Redis.class)
 @ExtendWith(StoreProfiles.RedisReachable.class)
 class RedisTranscriptReconciliationTest extends TranscriptReconciliationContract {}

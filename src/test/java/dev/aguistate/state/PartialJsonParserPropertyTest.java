@@ -23,7 +23,7 @@ class PartialJsonParserPropertyTest {
 
     private static void streamAllChunkings(Map.Entry<String, String> document) throws Exception {
         JsonNode expected = JACKSON.readTree(document.getValue());
-        for (int number = 0; number < Fragmentation.CHUNKINGS_PER_DOCUMENT; number++) {
+        for (int number = 0; number < Fragmentation.chunkings(document.getValue()); number++) {
             PartialJsonParser parser = new PartialJsonParser();
             List<String> chunks = Fragmentation.chunking(document.getValue(), number);
             for (int i = 0; i < chunks.size(); i++) {

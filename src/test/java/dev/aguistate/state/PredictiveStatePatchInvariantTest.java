@@ -52,7 +52,7 @@ class PredictiveStatePatchInvariantTest {
         expected.set(KEY, JACKSON.readTree(wholeArguments ? arguments : document));
         PredictiveMapping mapping = new PredictiveMapping(KEY, "tool", wholeArguments ? "*" : "target");
 
-        for (int number = 0; number < Fragmentation.CHUNKINGS_PER_DOCUMENT; number++) {
+        for (int number = 0; number < Fragmentation.chunkings(arguments); number++) {
             // even chunkings drain after every fragment; odd ones coalesce 2..6 fragments per drain, or (one in
             // four) are paced on a clock advancing 7 ms per fragment
             int drainEvery = number % 2 == 0 ? 1 : 2 + number % 5;

@@ -12,7 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(StoreProfiles.Postgres.class)
+@TestProfile(StoreProfiles.Users.Postgres.class)
 @ExtendWith(StoreProfiles.PostgresReachable.class)
 class PostgresSummarizerReplicasTest extends SummarizerReplicasContract {
 

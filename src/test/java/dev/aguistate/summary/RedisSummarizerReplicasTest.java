@@ -11,7 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
-@TestProfile(StoreProfiles.Redis.class)
+@TestProfile(StoreProfiles.Users.Redis.class)
 @ExtendWith(StoreProfiles.RedisReachable.class)
 class RedisSummarizerReplicasTest extends SummarizerReplicasContract {
 

@@ -31,9 +31,21 @@ public final class SseClient {
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI base;
+    /** Sent with every request (name, value pairs), e.g. the caller's credentials. */
+    private final String[] always;
 
     public SseClient(int port) {
-        this.base = URI.create("http://localhost:" + port);
+        this(URI.create("http://localhost:" + port), new String[0]);
+    }
+
+    private SseClient(URI base, String[] always) {
+        this.base = base;
+        this.always = always;
+    }
+
+    /** This client, sending these headers (name, value pairs) with every request: a caller who is always the same. */
+    public SseClient sending(String... headers) {
+        return new SseClient(base, headers);
     }
 
     /**
@@ -100,10 +112,7 @@ public final class SseClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (headers.length > 0) {
-            request.headers(headers);
-        }
-        return exchange(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return exchange(withHeaders(request, headers), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /**
@@ -128,10 +137,7 @@ public final class SseClient {
     /** {@code GET path}, for the non-streaming endpoints. */
     public HttpResponse<String> get(String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
-        if (headers.length > 0) {
-            request.headers(headers);
-        }
-        return exchange(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return exchange(withHeaders(request, headers), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** One SSE frame as received: its {@code id:} (null when it has none) and its {@code data:}. */
@@ -224,10 +230,17 @@ public final class SseClient {
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
+        return exchange(withHeaders(request, headers), handler);
+    }
+
+    private HttpRequest withHeaders(HttpRequest.Builder request, String... headers) {
+        if (always.length > 0) {
+            request.headers(always);
+        }
         if (headers.length > 0) {
             request.headers(headers);
         }
-        return exchange(request.build(), handler);
+        return request.build();
     }
 
     private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {

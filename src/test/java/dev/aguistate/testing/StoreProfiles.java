@@ -12,10 +12,10 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The {@link StubbedLlmProfile} server on Redis and on PostgreSQL (on the in-memory store it is that profile itself,
- * so that those tests share its server), for tests that must hold on all three stores. A test class on
- * Redis or PostgreSQL is skipped (before Quarkus starts) when that server does not accept connections, unless
- * {@code AGUI_REQUIRE_STORES=true}, as in CI, where it then fails.
+ * The {@link StubbedLlmProfile} server with users, on each store, for tests that must hold on all three stores and
+ * for the tests of users (one boot per store, which they share). A test class on Redis or PostgreSQL is skipped
+ * (before Quarkus starts) when that server does not accept connections, unless {@code AGUI_REQUIRE_STORES=true}, as
+ * in CI, where it then fails.
  */
 public final class StoreProfiles {
 
@@ -25,27 +25,18 @@ public final class StoreProfiles {
 
     private StoreProfiles() {}
 
-    public static class Redis extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return with(super.getConfigOverrides(), "redis", "agui.store.redis.url", REDIS_URL);
-        }
-    }
-
-    public static class Postgres extends StubbedLlmProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return with(super.getConfigOverrides(), "postgres", "agui.store.postgres.url", POSTGRES_URL);
-        }
-    }
-
     /**
-     * The profiles above with two users, alice and bob (API keys {@code alice-key} and {@code bob-key}), and
+     * Three users, alice, bob and carol (API keys {@code alice-key}, {@code bob-key} and {@code carol-key}), and
      * CopilotKit's endpoints under {@link #COPILOTKIT} (configured with a trailing slash, which the server drops).
      */
     public static final class Users {
 
         public static final String COPILOTKIT = "/api/copilotkit";
+        /**
+         * The header carol sends: the caller of the tests that hold on every store whoever calls, so that alice's
+         * and bob's threads are only those their tests made.
+         */
+        public static final String[] CAROL = {"Authorization", "Bearer carol-key"};
 
         private Users() {}
 
@@ -56,18 +47,19 @@ public final class StoreProfiles {
             }
         }
 
-        public static class Redis extends StoreProfiles.Redis {
+        public static class Redis extends StubbedLlmProfile {
             @Override
             public Map<String, String> getConfigOverrides() {
-                return withUsers(super.getConfigOverrides());
+                return withUsers(with(super.getConfigOverrides(), "redis", "agui.store.redis.url", REDIS_URL));
             }
         }
 
         /** A store call may take up to 30 s: a test holds a thread's row lock while it asks the server. */
-        public static class Postgres extends StoreProfiles.Postgres {
+        public static class Postgres extends StubbedLlmProfile {
             @Override
             public Map<String, String> getConfigOverrides() {
-                Map<String, String> overrides = withUsers(super.getConfigOverrides());
+                Map<String, String> overrides = withUsers(with(super.getConfigOverrides(), "postgres",
+                        "agui.store.postgres.url", POSTGRES_URL));
                 overrides.put("agui.store.timeout", "30s");
                 return overrides;
             }
@@ -77,6 +69,7 @@ public final class StoreProfiles {
             Map<String, String> overrides = new HashMap<>(base);
             overrides.put("agui.auth.api-keys.alice-key", "alice");
             overrides.put("agui.auth.api-keys.bob-key", "bob");
+            overrides.put("agui.auth.api-keys.carol-key", "carol");
             overrides.put("agui.copilotkit.base-path", COPILOTKIT + "/");
             return overrides;
         }
