@@ -17,8 +17,9 @@ import jdk.jfr.consumer.RecordingFile;
  * top sites: the allocated class and the first frame of ours ({@code dev.aguistate}) on its stack, else the first
  * outside the JDK, weighed by JFR's TLAB events (every new thread-local allocation buffer weighs its size, charged
  * to the allocation that needed it; an allocation outside one, its own size), which together are all the process
- * allocated. Not {@code jdk.ObjectAllocationSample}: on JDK 17 a sample weighs all its thread allocated since the
- * last sample its throttle let through, and a handful of samples took 40 % each.
+ * allocated; then the same weights summed by that frame alone. Not {@code jdk.ObjectAllocationSample}: on JDK 17 a
+ * sample weighs all its thread allocated since the last sample its throttle let through, and a handful of samples
+ * took 40 % each.
  *
  * <p>{@code java -cp target/test-classes dev.aguistate.bench.AllocationProfile RECORDING.jfr EVENTS_PER_SECOND
  * RUNS_PER_SECOND [TOP]}
@@ -32,6 +33,7 @@ public final class AllocationProfile {
         double runsPerSecond = Double.parseDouble(args[2]);
         int top = args.length > 3 ? Integer.parseInt(args[3]) : 15;
         Map<String, Long> bySite = new HashMap<>();
+        Map<String, Long> byOurFrame = new HashMap<>();
         Map<Long, long[]> byThread = new HashMap<>(); // a thread's counter: first and last seen
         Map<Long, String> names = new HashMap<>();
         long total = 0;
@@ -57,7 +59,9 @@ public final class AllocationProfile {
             first = first == null || event.getStartTime().isBefore(first) ? event.getStartTime() : first;
             last = last == null || event.getStartTime().isAfter(last) ? event.getStartTime() : last;
             String type = event.getClass("objectClass").getName();
-            bySite.merge(type + " @ " + site(event), weight, Long::sum);
+            String site = site(event);
+            bySite.merge(type + " @ " + site, weight, Long::sum);
+            byOurFrame.merge(site, weight, Long::sum);
         }
         double seconds = Duration.between(first, last).toNanos() / 1e9;
         long counted = byThread.values().stream().mapToLong(seen -> seen[1] - seen[0]).sum();
@@ -72,10 +76,18 @@ public final class AllocationProfile {
                 .forEach(name -> System.out.printf("%5.1f %%  %6.0f B/event  %s%n", 100.0 * name.getValue() / counted,
                         name.getValue() / seconds / eventsPerSecond, name.getKey()));
         System.out.println("by site:");
-        long shown = total;
-        bySite.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
+        print(bySite, top, total, seconds, eventsPerSecond, runsPerSecond);
+        // the sites are a long tail of small shares; summed by the frame of ours that allocated, they say which of
+        // our methods to look at
+        System.out.println("by frame of ours, whatever the class:");
+        print(byOurFrame, top, total, seconds, eventsPerSecond, runsPerSecond);
+    }
+
+    private static void print(Map<String, Long> weights, int top, long total, double seconds, double eventsPerSecond,
+                              double runsPerSecond) {
+        weights.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
                 .forEach(site -> System.out.printf("%5.1f %%  %6.0f B/event  %7.0f B/run  %s%n",
-                        100.0 * site.getValue() / shown, site.getValue() / seconds / eventsPerSecond,
+                        100.0 * site.getValue() / total, site.getValue() / seconds / eventsPerSecond,
                         site.getValue() / seconds / runsPerSecond, site.getKey()));
     }
 
