@@ -30,6 +30,10 @@ start() { # name ready-command command...
   exit 1
 }
 
+# The load generators' clients are one anonymous caller at one address, thousands of runs at once: past the bounds a
+# production server keeps per process (agui.run.max-active, 1000 by default), which would answer most of them 429.
+bench_bounds=(-Dagui.run.max-active=100000)
+
 # starts the packaged server on $ours_port with $jvm_opts, answering from the scripted demo model ($pace ms a chunk)
 # or, on the real path, from BenchServers' upstream stub on $stub_port (40 chunks $pace ms apart); sets $started
 start_path() { # scripted|real
@@ -41,5 +45,5 @@ start_path() { # scripted|real
   fi
   # shellcheck disable=SC2086
   start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
-    java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" -jar target/quarkus-app/quarkus-run.jar
+    java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" "${bench_bounds[@]}" -jar target/quarkus-app/quarkus-run.jar
 }

@@ -52,7 +52,7 @@ start_ours() { # path
   # shellcheck disable=SC2086
   start "ours-$1" "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
     java $jvm_opts -Dquarkus.http.port="$ours_port" -Dagui.llm.demo.chunk-delay="${pace}ms" "${llm[@]}" \
-    -jar target/quarkus-app/quarkus-run.jar
+    "${bench_bounds[@]}" -jar target/quarkus-app/quarkus-run.jar
 }
 
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); ${seconds} s measured after ${warmup} s" \
