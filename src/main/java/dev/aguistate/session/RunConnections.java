@@ -331,7 +331,6 @@ public class RunConnections {
 
     /** Whether a logged event ends its run. */
     private static boolean terminal(LoggedEvent entry) {
-        return entry == LOST || RunFrames.is(entry, EventType.RUN_FINISHED)
-                || RunFrames.is(entry, EventType.RUN_ERROR);
+        return entry == LOST || RunFrames.endsRun(entry);
     }
 }

@@ -5,12 +5,17 @@ import dev.aguistate.protocol.EventType;
 import dev.aguistate.protocol.SseFrames;
 import dev.aguistate.store.LoggedEvent;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The SSE frames of one run's events, each with the cursor ({@link Cursor}) a client resumes from, and the log
  * entries they are kept as. A frame is made once per event; an entry kept as its frame is served again as is.
  */
 final class RunFrames {
+
+    /** The types that end a run, as {@link EventType#endsRun()} names them. */
+    private static final List<EventType> ENDING = Arrays.stream(EventType.values()).filter(EventType::endsRun).toList();
 
     /** The cursors' common start, made once per run: a frame's cursor is it and the event's number. */
     private final String cursor;
@@ -41,5 +46,15 @@ final class RunFrames {
     static boolean is(LoggedEvent entry, EventType type) {
         byte[] frame = entry.frame();
         return frame != null ? type.begins(frame, SseFrames.jsonStart(frame)) : type.begins(entry.json());
+    }
+
+    /** Whether the logged event is its run's last: of a type that {@link EventType#endsRun() ends a run}. */
+    static boolean endsRun(LoggedEvent entry) {
+        for (EventType type : ENDING) {
+            if (is(entry, type)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
