@@ -70,7 +70,7 @@ final class ConfirmationFlow {
     Confirmations.Resumption resumption() {
         if (resumption == null) {
             resumption = Confirmations.resolve(start.interrupts(), start.input().resume(),
-                    start.conversation().added(), waitingCalls, Instant.now());
+                    start.conversation().added(), start.storedHistory(), waitingCalls, Instant.now());
         }
         return resumption;
     }
@@ -148,9 +148,16 @@ final class ConfirmationFlow {
         return out;
     }
 
-    /** What the thread waits for after this run. */
+    /**
+     * What the thread waits for after this run, as far as it has gone: the interrupts it opened, and those it
+     * answers until their answers are carried out and recorded. A resume stopped before then leaves the question
+     * open, to be answered again, rather than a call with neither a result nor anyone asked about it.
+     */
     ThreadInterrupts interruptsAfter() {
-        return start.interrupts().next(opened, answered);
+        List<Interrupt> open = new ArrayList<>();
+        start.interrupts().open().stream().filter(interrupt -> !answered.contains(interrupt.id())).forEach(open::add);
+        open.addAll(opened);
+        return start.interrupts().next(open, answered);
     }
 
     /**

@@ -83,12 +83,14 @@ final class Confirmations {
      * Reads the answers the request carries to the thread's open interrupts.
      *
      * @param added        the request's new messages: answers in the client-tool form, or a new user message
+     * @param stored       the thread's stored messages: an answer in the client-tool form that a resume kept and
+     *                     was stopped before carrying out still stands, unless its interrupt has expired since
      * @param waitingCalls the stored calls the open interrupts ask about, by call id ({@link #waitingCalls})
      * @throws RunFailure when the answers are incomplete, name unknown interrupts, are malformed, or approve an
      *                    expired interrupt; nothing is kept then and the thread still waits
      */
     static Resumption resolve(ThreadInterrupts interrupts, List<ResumeEntry> entries, List<Message> added,
-                              Map<String, ToolCall> waitingCalls, Instant now) {
+                              List<Message> stored, Map<String, ToolCall> waitingCalls, Instant now) {
         Map<String, ResumeEntry> resume = entries.stream()
                 .collect(Collectors.toMap(ResumeEntry::interruptId, Function.identity(), (first, again) -> first));
         Set<String> open = interrupts.open().stream().map(Interrupt::id).collect(Collectors.toSet());
@@ -104,7 +106,8 @@ final class Confirmations {
         List<String> unanswered = new ArrayList<>();
         for (Interrupt interrupt : interrupts.open()) {
             Optional<Answer> answer = Optional.ofNullable(resume.get(interrupt.id())).map(Confirmations::answer)
-                    .or(() -> toolAnswer(added, interrupt.id()));
+                    .or(() -> toolAnswer(added, interrupt.id()))
+                    .or(() -> expired(interrupt, now) ? Optional.empty() : toolAnswer(stored, interrupt.id()));
             if (answer.isEmpty()) {
                 unanswered.add(interrupt.id());
             } else {

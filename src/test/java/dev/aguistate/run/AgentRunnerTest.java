@@ -24,6 +24,7 @@ import dev.aguistate.state.StateLayers;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.OtherThread;
+import dev.aguistate.tools.BackendTool;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,6 +36,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -361,6 +364,121 @@ class AgentRunnerTest {
                 ((AgUiEvent.RunFinished) last(events)).outcome());
         assertEquals(asked.interrupts().open(), again.interrupts());
         assertEquals(1, journal.commits.size());
+    }
+
+    /**
+     * A resume stopped while its approved call runs keeps nothing of that round, so the call has no result yet: the
+     * thread still asks the question (rather than holding a call no one is asked about), and answering it again
+     * carries the call out once.
+     */
+    @Test
+    void aResumeStoppedBeforeItsAnswerIsCarriedOutLeavesTheQuestionOpen() throws InterruptedException {
+        ToolGate gate = new ToolGate();
+        AgentDefinition agent = gate.writer();
+        model.answer(callsWriteDocument("c1", "Proposal"));
+        run(agent, RunFixtures.newThread(RunFixtures.userAsks("Rewrite it", "{\"document\":\"old\",\"notes\":[]}"),
+                journal));
+        RunFixtures.RecordingJournal.Commit asked = journal.commits.get(0);
+        Interrupt interrupt = asked.interrupts().open().get(0);
+        String approval = """
+                {"threadId":"t","runId":"%s","messages":[],"state":{"document":"Proposal","notes":[]},
+                 "resume":[{"interruptId":"%s","status":"resolved","payload":{"approved":true}}]}""";
+
+        List<AgUiEvent> stopped = gate.stopWhileTheToolRuns(agent, RunFixtures.storedThread(
+                RunFixtures.input(approval.formatted("r2", interrupt.id())), asked, List.of(), false));
+
+        assertEquals(RunOutcome.CANCELLED, ((AgUiEvent.RunFinished) last(stopped)).outcome());
+        RunFixtures.RecordingJournal.Commit kept = journal.commits.get(1);
+        assertEquals(List.of(interrupt), kept.interrupts().open(), "the question is still asked");
+        assertFalse(kept.messages().stream().anyMatch(m -> m instanceof Message.Tool), "the cut round is not kept");
+        assertEquals("old", kept.state().get("document").asText());
+
+        model.answer(says("Applied."));
+        List<AgUiEvent> approved = run(agent, RunFixtures.storedThread(
+                RunFixtures.input(approval.formatted("r3", interrupt.id())), kept, List.of(), false));
+
+        assertEquals(List.of("c1"), approved.stream().filter(e -> e instanceof AgUiEvent.ToolCallResult)
+                .map(e -> ((AgUiEvent.ToolCallResult) e).toolCallId()).toList());
+        RunFixtures.RecordingJournal.Commit done = journal.commits.get(2);
+        assertEquals("Proposal", done.state().get("document").asText());
+        assertEquals(List.of(), done.interrupts().open());
+        assertEquals(List.of(interrupt.id()), done.interrupts().resolved());
+    }
+
+    /**
+     * In the client-tool form the answer is a message the stopped resume kept: it stands, so the user's next message
+     * (with it the client sends the answer again, no longer new) carries the approved call out rather than declining
+     * it as a message sent instead of an answer would.
+     */
+    @Test
+    void aKeptConfirmChangesAnswerOfAStoppedResumeStands() throws InterruptedException {
+        ToolGate gate = new ToolGate();
+        AgentDefinition agent = gate.writer();
+        model.answer(callsWriteDocument("c1", "Proposal"));
+        String tools = "\"tools\":[{\"name\":\"confirm_changes\",\"description\":\"asks\"}]";
+        run(agent, RunFixtures.newThread(RunFixtures.input("""
+                {"threadId":"t","runId":"r","state":{"document":"old","notes":[]},%s,
+                 "messages":[{"id":"u1","role":"user","content":"Rewrite it"}]}""".formatted(tools)), journal));
+        RunFixtures.RecordingJournal.Commit asked = journal.commits.get(0);
+        String confirmId = asked.interrupts().open().get(0).id();
+        Message answer = RunFixtures.input("""
+                {"threadId":"t","runId":"x","messages":[{"id":"a1","role":"tool","toolCallId":"%s",
+                 "content":"{\\"accepted\\":true}"}]}""".formatted(confirmId)).messages().get(0);
+        RunAgentInput answering = RunFixtures.input("""
+                {"threadId":"t","runId":"r2","state":{"document":"old","notes":[]},%s,"messages":[]}"""
+                .formatted(tools));
+
+        gate.stopWhileTheToolRuns(agent, RunFixtures.storedThread(answering, asked, List.of(answer), true));
+        RunFixtures.RecordingJournal.Commit kept = journal.commits.get(1);
+        assertEquals(asked.interrupts().open(), kept.interrupts().open(), "the question is still asked");
+        assertTrue(kept.messages().contains(answer), "the answer is kept");
+
+        model.answer(says("Applied."));
+        RunAgentInput again = RunFixtures.input("""
+                {"threadId":"t","runId":"r3","state":{"document":"old","notes":[]},%s,
+                 "messages":[{"id":"u2","role":"user","content":"Go on"}]}""".formatted(tools));
+        List<AgUiEvent> applied = run(agent, RunFixtures.storedThread(again, kept, again.messages(), true));
+
+        assertTrue(applied.stream().anyMatch(e -> e instanceof AgUiEvent.ToolCallResult result
+                && result.toolCallId().equals("c1")), RunFixtures.types(applied).toString());
+        assertEquals("Proposal", journal.commits.get(2).state().get("document").asText());
+        assertEquals(List.of(), journal.commits.get(2).interrupts().open());
+    }
+
+    /** A writer whose {@code write_document} needs confirmation and, the first time it runs, waits to be let go. */
+    private final class ToolGate {
+        private final CountDownLatch entered = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        AgentDefinition writer() {
+            return AgentDefinition.builder("writer")
+                    .state(RunFixtures.DOCUMENT)
+                    .tool(BackendTool.builder("write_document")
+                            .description("Replace the document")
+                            .stringParameter("document", "the new text", true)
+                            .outputToState("document", "document")
+                            .handler((args, context) -> {
+                                entered.countDown();
+                                released.await();
+                                return args;
+                            }))
+                    .requireConfirmation()
+                    .build();
+        }
+
+        /** Runs until the tool is entered, stops the run there, lets the tool go, and returns what was streamed. */
+        List<AgUiEvent> stopWhileTheToolRuns(AgentDefinition agent, RunStart start) throws InterruptedException {
+            StopSwitch stop = new StopSwitch();
+            AssertSubscriber<AgUiEvent> events = runner.run(agent, start, stop, new RunInbox(), Context.root())
+                    .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+            assertTrue(entered.await(10, TimeUnit.SECONDS), "the approved call runs");
+            stop.stop(StopSwitch.Reason.REQUESTED);
+            events.awaitCompletion(Duration.ofSeconds(10));
+            released.countDown();
+            EventStreamVerifier.verify(RunFixtures.json(events.getItems()), start.input().threadId(),
+                    start.input().runId());
+            return events.getItems();
+        }
     }
 
     @Test
