@@ -146,6 +146,7 @@ public class RunRoute implements RunEndpoints {
     private void write(RoutingContext ctx, Context context, RunAgentInput input, Multi<byte[]> frames) {
         EventStreamWriter writer = new EventStreamWriter(vertx, context, ctx.response(), config.keepAlive(),
                 ClientProtocol.of(input.protocolVersion()));
+        OneBufferChunks.install(ctx.request());
         writer.open();
         frames.subscribe().withSubscriber(writer);
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,20 +58,114 @@ final class ChunkReader {
                 return EMPTY;
             }
             expect(parser, first, JsonToken.START_OBJECT);
-            Fields fields = new Fields();
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (name) {
-                    case "model" -> fields.model = text(parser);
-                    case "choices" -> choices(parser, value, fields);
-                    case "usage" -> fields.usage = usage(parser, value);
-                    case "error" -> fields.error = error(parser, value);
-                    default -> parser.skipChildren();
+            return object(parser);
+        }
+    }
+
+    /** The chunk's object, from after its {@code START_OBJECT} to its {@code END_OBJECT}. */
+    private static Chunk object(JsonParser parser) throws IOException {
+        Fields fields = new Fields();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = parser.nextToken();
+            switch (name) {
+                case "model" -> fields.model = text(parser);
+                case "choices" -> choices(parser, value, fields);
+                case "usage" -> fields.usage = usage(parser, value);
+                case "error" -> fields.error = error(parser, value);
+                default -> parser.skipChildren();
+            }
+        }
+        return new Chunk(fields.model, fields.content, fields.reasoning, fields.refusal, fields.toolCalls,
+                fields.finishReason, fields.usage, fields.error);
+    }
+
+    /**
+     * Reads the chunks of one stream from their bytes with one parser for the whole stream: Jackson's non-blocking
+     * parser, fed each chunk in turn, since a parser made per chunk (its context, buffers and symbol table) was most
+     * of what reading a chunk allocated. It answers only for a chunk that is one complete JSON object, read as
+     * {@link ChunkReader#read(String)} reads it; for anything else (not an object, incomplete, malformed, a value
+     * of the wrong shape) it answers null and {@link ChunkReader#read(String)} reads the chunk's text, which also
+     * gives the same error for it as before. After such a chunk, or one followed by more than whitespace (ignored, as
+     * there), the next chunk gets a new parser. Not thread-safe: one per stream.
+     */
+    static final class InPlace implements AutoCloseable {
+
+        private JsonParser async;
+        private ByteArrayFeeder feeder;
+        private JsonParser parser;
+        /** The bytes fed to {@code async}, which its locations count. */
+        private long fed;
+
+        private static boolean whitespace(byte[] bytes, int from, int to) {
+            for (int i = from; i < to; i++) {
+                byte b = bytes[i];
+                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    return false;
                 }
             }
-            return new Chunk(fields.model, fields.content, fields.reasoning, fields.refusal, fields.toolCalls,
-                    fields.finishReason, fields.usage, fields.error);
+            return true;
+        }
+
+        /** The chunk in {@code bytes[start, start + length)}, or null if the text reader must read it. */
+        Chunk read(byte[] bytes, int start, int length) {
+            try {
+                if (async == null) {
+                    async = JSON.createNonBlockingByteArrayParser();
+                    feeder = (ByteArrayFeeder) async.getNonBlockingInputFeeder();
+                    parser = new Complete(async);
+                }
+                long fedBefore = fed;
+                feeder.feedInput(bytes, start, start + length);
+                fed += length;
+                if (parser.nextToken() != JsonToken.START_OBJECT) {
+                    close();
+                    return null;
+                }
+                Chunk chunk = object(parser);
+                int after = start + (int) (async.currentLocation().getByteOffset() - fedBefore);
+                if (whitespace(bytes, after, start + length)) {
+                    async.nextToken(); // takes the whitespace, so that the parser wants the next chunk
+                } else {
+                    close(); // what follows the object is ignored, and the parser is left inside it
+                }
+                return chunk;
+            } catch (IOException | RuntimeException unread) {
+                close();
+                return null;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (async != null) {
+                try {
+                    async.close(); // its buffers go back to Jackson's pool
+                } catch (IOException inMemory) {
+                    // nothing to release beyond the buffers
+                }
+                async = null;
+                feeder = null;
+                parser = null;
+                fed = 0;
+            }
+        }
+    }
+
+    /** The non-blocking parser, but running out of input inside the chunk is an error, as at a text's end. */
+    private static final class Complete extends JsonParserDelegate {
+
+        Complete(JsonParser async) {
+            super(async);
+        }
+
+        @Override
+        public JsonToken nextToken() throws IOException {
+            JsonToken token = delegate.nextToken();
+            if (token == JsonToken.NOT_AVAILABLE) {
+                throw new JsonParseException(this, "the chunk ends inside its JSON");
+            }
+            return token;
         }
     }
 

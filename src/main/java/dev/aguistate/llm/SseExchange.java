@@ -65,6 +65,8 @@ final class SseExchange implements ServerSentEventParsingHandle {
     // Confined to the context:
     private HttpRequest request;
     private ServerSentEventListener listener;
+    /** The listener, if it reads an event's ASCII data in place ({@link SseDecoder#pollAscii}). */
+    private SseDecoder.AsciiData inPlace;
     private int retries;
     private HttpClientRequest current;
     private HttpClientResponse response;
@@ -87,6 +89,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
         context.runOnContext(v -> {
             this.request = request;
             this.listener = listener;
+            this.inPlace = listener instanceof SseDecoder.AsciiData reader ? reader : null;
             attempt();
         });
     }
@@ -288,6 +291,10 @@ final class SseExchange implements ServerSentEventParsingHandle {
                 if (awaitingDemand) {
                     awaitingDemand = false;
                     lastActivityNanos = System.nanoTime(); // the idle clock restarts when the consumer asks again
+                }
+                if (inPlace != null && decoder.pollAscii(inPlace)) {
+                    anyEvent = true;
+                    continue;
                 }
                 ServerSentEvent event = decoder.poll();
                 if (event != null) {

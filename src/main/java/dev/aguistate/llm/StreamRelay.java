@@ -1,5 +1,6 @@
 package dev.aguistate.llm;
 
+import dev.aguistate.sse.SseDecoder;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.sse.ServerSentEvent;
 import dev.langchain4j.http.client.sse.ServerSentEventContext;
@@ -8,6 +9,8 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -27,10 +30,12 @@ import org.jboss.logging.Logger;
 final class StreamRelay implements StreamingChatResponseHandler {
 
     private static final Logger LOG = Logger.getLogger(StreamRelay.class);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final MultiEmitter<? super ModelEvent> emitter;
     private final SseExchange exchange;
     private final boolean logEvents;
+    private final ChunkReader.InPlace inPlace = new ChunkReader.InPlace();
     /** The tool call being streamed: its index, and its id, name and arguments so far. */
     private int toolIndex;
     private String toolId;
@@ -55,27 +60,58 @@ final class StreamRelay implements StreamingChatResponseHandler {
      * (which it logs when asked to).
      */
     ServerSentEventListener reading(ServerSentEventListener langchain4j) {
-        return new ServerSentEventListener() {
-            @Override
-            public void onOpen(SuccessfulHttpResponse response) {
-                langchain4j.onOpen(response);
-            }
+        return new Reading(langchain4j);
+    }
 
-            @Override
-            public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
-                StreamRelay.this.onEvent(event);
-            }
+    /**
+     * The response's events: an event whose data the decoder holds as ASCII bytes is read from them in place
+     * ({@link ChunkReader.InPlace}), any other from its text, as is a chunk the in-place reader cannot read.
+     */
+    private final class Reading implements ServerSentEventListener, SseDecoder.AsciiData {
 
-            @Override
-            public void onError(Throwable error) {
-                StreamRelay.this.onError(error);
-            }
+        private final ServerSentEventListener langchain4j;
 
-            @Override
-            public void onClose() {
-                complete();
-            }
-        };
+        Reading(ServerSentEventListener langchain4j) {
+            this.langchain4j = langchain4j;
+        }
+
+        @Override
+        public void onOpen(SuccessfulHttpResponse response) {
+            langchain4j.onOpen(response);
+        }
+
+        @Override
+        public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
+            StreamRelay.this.onEvent(event);
+        }
+
+        @Override
+        public void accept(byte[] bytes, int start, int length) {
+            onAsciiEvent(bytes, start, length);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            StreamRelay.this.onError(error);
+        }
+
+        @Override
+        public void onClose() {
+            complete();
+        }
+    }
+
+    private void onAsciiEvent(byte[] bytes, int start, int length) {
+        if (logEvents || Arrays.equals(bytes, start, start + length, DONE, 0, DONE.length)) {
+            onEvent(new ServerSentEvent(null, new String(bytes, start, length, StandardCharsets.US_ASCII)));
+            return;
+        }
+        ChunkReader.Chunk chunk = inPlace.read(bytes, start, length);
+        if (chunk == null || chunk.error() != null) { // read from the text, which says what is wrong
+            onEvent(new ServerSentEvent(null, new String(bytes, start, length, StandardCharsets.US_ASCII)));
+        } else {
+            relay(chunk);
+        }
     }
 
     private void onEvent(ServerSentEvent event) {
@@ -102,6 +138,11 @@ final class StreamRelay implements StreamingChatResponseHandler {
             fail(new ModelFailure(kind, inStream(data)));
             return;
         }
+        relay(chunk);
+    }
+
+    /** What a chunk that is no error says. */
+    private void relay(ChunkReader.Chunk chunk) {
         if (chunk.model() != null && !chunk.model().isBlank()) {
             model = chunk.model();
         }
@@ -178,6 +219,7 @@ final class StreamRelay implements StreamingChatResponseHandler {
 
     /** The stream ended: the call succeeded if the upstream said how it finished (or sent {@code [DONE]}). */
     private void complete() {
+        inPlace.close();
         completeToolCall();
         FinishReason reason = finishReason(finishReason);
         if (reason == null && !done) {
@@ -238,6 +280,7 @@ final class StreamRelay implements StreamingChatResponseHandler {
     }
 
     private void fail(ModelFailure failure) {
+        inPlace.close();
         exchange.cancel();
         // After the client left, a failure nobody waits for would only make Mutiny log it as dropped.
         if (!emitter.isCancelled()) {

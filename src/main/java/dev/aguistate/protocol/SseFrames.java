@@ -2,6 +2,12 @@ package dev.aguistate.protocol;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationConfig;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.CacheProvider;
+import com.fasterxml.jackson.databind.ser.DefaultSerializerProvider;
+import com.fasterxml.jackson.databind.ser.SerializerFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,6 +63,7 @@ public final class SseFrames {
 
         private final Buffer out = new Buffer();
         private final JsonGenerator json;
+        private Values values = Values.current();
         private boolean busy;
 
         FrameWriter() {
@@ -79,7 +86,11 @@ public final class SseFrames {
                     out.write('\n');
                 }
                 out.write(PREFIX);
-                AgUiJson.mapper().writeValue(json, event); // flushed into out after the value
+                if (!values.upToDate()) {
+                    values = Values.current();
+                }
+                values.serializeValue(json, event); // as the mapper's writeValue does, but with this writer's own
+                json.flush();
                 out.write(SUFFIX);
                 written = true;
                 return out.toByteArray();
@@ -91,6 +102,40 @@ public final class SseFrames {
                     WRITERS.remove();
                 }
             }
+        }
+    }
+
+    /**
+     * What Jackson's mapper makes anew for every value it writes (its {@code writeValue}): the serializer provider,
+     * here kept by a thread's {@link FrameWriter} for all its frames. It holds a call's state only for what the wire
+     * never uses (object ids, per-call attributes) and a snapshot of the mapper's serializers found so far; once the
+     * mapper has found more (the first event of a new type), {@link #upToDate} says so and the writer takes a new
+     * one, since lookups past a stale snapshot would each take the cache's lock and make a key.
+     */
+    private static final class Values extends DefaultSerializerProvider {
+
+        private Values(SerializerProvider blueprint, SerializationConfig config, SerializerFactory factory) {
+            super(blueprint, config, factory);
+        }
+
+        static Values current() {
+            ObjectMapper mapper = AgUiJson.mapper();
+            return new Values(mapper.getSerializerProvider(), mapper.getSerializationConfig(),
+                    mapper.getSerializerFactory());
+        }
+
+        boolean upToDate() {
+            return _knownSerializers == _serializerCache.getReadOnlyLookupMap();
+        }
+
+        @Override
+        public DefaultSerializerProvider createInstance(SerializationConfig config, SerializerFactory factory) {
+            return new Values(this, config, factory);
+        }
+
+        @Override
+        public DefaultSerializerProvider withCaches(CacheProvider caches) {
+            throw new UnsupportedOperationException("a frame writer's provider is not a mapper's blueprint");
         }
     }
 

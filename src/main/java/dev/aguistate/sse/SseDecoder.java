@@ -30,8 +30,19 @@ public final class SseDecoder {
     private static final byte[] DATA = "data".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EVENT = "event".getBytes(StandardCharsets.US_ASCII);
 
+    /** Stands in the queue for an event whose data is held as ASCII bytes ({@link #pollAscii}). */
+    private static final ServerSentEvent HELD = new ServerSentEvent(null, "held");
+
     private final ArrayDeque<ServerSentEvent> decoded = new ArrayDeque<>();
     private int decodedChars;
+    /** The data of the queued {@link #HELD} events, one after another, and where each starts and ends. */
+    private byte[] held = new byte[0];
+    private int heldEnd;
+    private int[] heldBounds = new int[16];
+    private int heldFirst;
+    private int heldCount;
+    /** The current event's only data line so far, held as ASCII bytes at {@code heldEnd}; -1 if none is. */
+    private int pendingLength = -1;
     private byte[] line = new byte[256];
     private int lineLength;
     private boolean afterCr;
@@ -75,10 +86,50 @@ public final class SseDecoder {
     /** The next decoded event, or null if none is complete yet. */
     public ServerSentEvent poll() {
         ServerSentEvent event = decoded.poll();
+        if (event == HELD) {
+            int start = heldBounds[heldFirst * 2];
+            int length = heldBounds[heldFirst * 2 + 1];
+            event = new ServerSentEvent(null, new String(held, start, length, StandardCharsets.US_ASCII));
+            releaseHeld();
+        }
         if (event != null) {
             decodedChars -= event.data().length();
         }
         return event;
+    }
+
+    /** Reads an event's data in place: valid only during the call, and only ASCII (each byte a character). */
+    public interface AsciiData {
+        void accept(byte[] bytes, int start, int length);
+    }
+
+    /**
+     * If the next decoded event has no name and one line of data, all ASCII (so its bytes are its characters, the
+     * {@link #poll()} text exactly), hands its data to {@code reader} without making a string of it, removes it and
+     * answers true; otherwise answers false and leaves the event to {@link #poll()}.
+     */
+    public boolean pollAscii(AsciiData reader) {
+        if (decoded.peek() != HELD) {
+            return false;
+        }
+        decoded.poll();
+        int start = heldBounds[heldFirst * 2];
+        int length = heldBounds[heldFirst * 2 + 1];
+        decodedChars -= length;
+        reader.accept(held, start, length);
+        releaseHeld();
+        return true;
+    }
+
+    private void releaseHeld() {
+        heldFirst++;
+        if (--heldCount == 0) { // nothing queued any more: the data held next goes at the start again
+            heldFirst = 0;
+            if (pendingLength > 0) {
+                System.arraycopy(held, heldEnd, held, 0, pendingLength);
+            }
+            heldEnd = 0;
+        }
     }
 
     /** How much decoded data waits to be polled, in characters. */
@@ -124,7 +175,14 @@ public final class SseDecoder {
         }
         int valueStart = colon == end ? end : colon + 1 < end && line[colon + 1] == ' ' ? colon + 2 : colon + 1;
         if (named(DATA, start, colon)) {
-            addData(new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8));
+            if (pendingLength >= 0) {
+                addData(unhold()); // a second data line: the event is read as text
+            }
+            if (data == null && ascii(valueStart, end)) {
+                hold(valueStart, end);
+            } else {
+                addData(new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8));
+            }
         } else if (named(EVENT, start, colon)) {
             eventName = new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8);
         }
@@ -152,7 +210,45 @@ public final class SseDecoder {
         joined.append('\n').append(value);
     }
 
+    private boolean ascii(int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (line[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Keeps the event's first data line as bytes, after the data of the events still queued. */
+    private void hold(int start, int end) {
+        int length = end - start;
+        if (heldEnd + length > held.length) {
+            held = Arrays.copyOf(held, Math.max(heldEnd + length, held.length * 2));
+        }
+        System.arraycopy(line, start, held, heldEnd, length);
+        pendingLength = length;
+    }
+
+    /** The held line as text, no longer held. */
+    private String unhold() {
+        String text = new String(held, heldEnd, pendingLength, StandardCharsets.US_ASCII);
+        pendingLength = -1;
+        if (heldCount == 0) {
+            heldEnd = 0;
+        }
+        return text;
+    }
+
     private void dispatch() {
+        if (pendingLength >= 0) {
+            if (eventName != null && !eventName.isEmpty()) {
+                addData(unhold()); // a named event is rare (an error): read as text
+            } else {
+                queueHeld();
+                eventName = null;
+                return;
+            }
+        }
         String text = joined.isEmpty() ? data : joined.toString();
         if (text != null && !text.isEmpty()) {
             decoded.add(new ServerSentEvent(eventName == null || eventName.isEmpty() ? null : eventName, text));
@@ -161,5 +257,32 @@ public final class SseDecoder {
         eventName = null;
         data = null;
         joined.setLength(0);
+    }
+
+    private void queueHeld() {
+        int length = pendingLength;
+        pendingLength = -1;
+        if (length == 0) {
+            if (heldCount == 0) {
+                heldEnd = 0;
+            }
+            return; // an event with empty data is not an event
+        }
+        if ((heldFirst + heldCount + 1) * 2 > heldBounds.length) {
+            if (heldFirst > 0) { // move the queued bounds to the front before growing
+                System.arraycopy(heldBounds, heldFirst * 2, heldBounds, 0, heldCount * 2);
+                heldFirst = 0;
+            }
+            if ((heldCount + 1) * 2 > heldBounds.length) {
+                heldBounds = Arrays.copyOf(heldBounds, heldBounds.length * 2);
+            }
+        }
+        int slot = (heldFirst + heldCount) * 2;
+        heldBounds[slot] = heldEnd;
+        heldBounds[slot + 1] = length;
+        heldCount++;
+        heldEnd += length;
+        decoded.add(HELD);
+        decodedChars += length;
     }
 }

@@ -16,6 +16,7 @@ import dev.langchain4j.model.openai.internal.chat.Delta;
 import dev.langchain4j.model.openai.internal.chat.ToolCall;
 import dev.langchain4j.model.openai.internal.shared.Usage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -123,6 +124,61 @@ class ChunkReaderTest {
         assertThrows(IOException.class, () -> ChunkReader.read(data));
         assertThrows(Exception.class, () -> LANGCHAIN4J.readValue(data, ChatCompletionResponse.class),
                 "langchain4j refused it too");
+    }
+
+    /** One stream's in-place reader, fed every chunk in turn, reads each as the text reader reads it. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void inPlaceTheChunksOfAStreamReadAsTheirTextReads(long seed) throws IOException {
+        Random random = new Random(seed);
+        try (ChunkReader.InPlace inPlace = new ChunkReader.InPlace()) {
+            for (int i = 0; i < 400; i++) {
+                String data = (random.nextBoolean() ? ESCAPING : JSON).writeValueAsString(randomChunk(random))
+                        + " ".repeat(random.nextInt(2));
+                byte[] padded = ("xx" + data + "yy").getBytes(StandardCharsets.UTF_8);
+
+                ChunkReader.Chunk read = inPlace.read(padded, 2, padded.length - 4);
+
+                assertEquals(ChunkReader.read(data), read, data);
+            }
+        }
+    }
+
+    /**
+     * What the in-place reader does not read as the text reader would, it leaves to it (null), and the next chunk
+     * is read as before; what follows a chunk's object is ignored, as by the text reader.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "",
+        "null",
+        "5",
+        "{\"choices\":[{\"delta\":{\"content\":\"cut",
+        "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]",
+        "{\"choices\":[1,{\"delta\":{}}",
+        "not json",
+        "[1]",
+        "{\"choices\":[{\"delta\":{\"content\":{\"a\":1}}}]}",
+        "{\"usage\":{\"prompt_tokens\":[1]}}",
+        "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]} trailing",
+        "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]} {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}",
+    })
+    void inPlaceLeavesToTheTextReaderWhatIsNotOneObject(String odd) throws IOException {
+        byte[] before = "{\"model\":\"m\"}".getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = odd.getBytes(StandardCharsets.US_ASCII);
+        byte[] after = "{\"choices\":[{\"delta\":{\"content\":\"next\"}}]}".getBytes(StandardCharsets.US_ASCII);
+        try (ChunkReader.InPlace inPlace = new ChunkReader.InPlace()) {
+            assertEquals("m", inPlace.read(before, 0, before.length).model());
+
+            ChunkReader.Chunk read = inPlace.read(bytes, 0, bytes.length);
+            if (odd.startsWith("{\"choices\":[{\"delta\":{\"content\":\"a\"}}]} ")) {
+                assertEquals(ChunkReader.read(odd), read);
+            } else {
+                assertNull(read, odd);
+            }
+
+            assertEquals("next", inPlace.read(after, 0, after.length).content());
+        }
     }
 
     /** The reader's chunk holds what langchain4j's holds, and the refusal the chunk's JSON holds. */

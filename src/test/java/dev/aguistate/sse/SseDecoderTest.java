@@ -57,14 +57,7 @@ class SseDecoderTest {
         Random random = new Random(seed);
         SseDecoder decoder = new SseDecoder();
         List<ServerSentEvent> events = new ArrayList<>();
-        for (int offset = 0; offset < body.length; ) {
-            int end = Math.min(body.length, offset + 1 + random.nextInt(5));
-            decoder.feed(Buffer.buffer(Arrays.copyOfRange(body, offset, end)));
-            drain(decoder, events);
-            offset = end;
-        }
-        decoder.endOfStream();
-        drain(decoder, events);
+        feedInPieces(decoder, body, random, 5, () -> drain(decoder, events));
         assertEquals(EVENTS, events);
     }
 
@@ -126,6 +119,73 @@ class SseDecoderTest {
                 decoder.feed(Buffer.buffer(megabyte));
             }
         });
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void unnamedOneLineAsciiEventsCanBeReadInPlaceAndTheOthersAsText(long seed) {
+        byte[] body = STREAM.replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8);
+        Random random = new Random(seed);
+        SseDecoder decoder = new SseDecoder();
+        List<ServerSentEvent> events = new ArrayList<>();
+        List<String> inPlace = new ArrayList<>();
+        feedInPieces(decoder, body, random, 5, () -> drainInPlaceFirst(decoder, events, inPlace));
+        assertEquals(EVENTS, events);
+        assertEquals(List.of("no space", "[DONE]"), inPlace);
+    }
+
+    /** Events left queued while more arrive, a line split from its blank line, drained now and then, in order. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void queuedEventsKeepTheirOrderAndDataWhateverIsReadInPlaceBetweenFeeds(long seed) {
+        Random random = new Random(seed);
+        StringBuilder body = new StringBuilder();
+        List<ServerSentEvent> expected = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            String data = random.nextInt(10) == 0 ? "é" + i : "{\"n\":" + i + ",\"pad\":\"" + "x".repeat(random.nextInt(40)) + "\"}";
+            body.append("data: ").append(data).append('\n').append('\n');
+            expected.add(new ServerSentEvent(null, data));
+        }
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        SseDecoder decoder = new SseDecoder();
+        List<ServerSentEvent> events = new ArrayList<>();
+        feedInPieces(decoder, bytes, random, 200, () -> {
+            if (random.nextInt(4) == 0) {
+                drainInPlaceFirst(decoder, events, new ArrayList<>());
+                assertEquals(0, decoder.backlog());
+            }
+        });
+        drainInPlaceFirst(decoder, events, new ArrayList<>());
+        assertEquals(expected, events);
+    }
+
+    /** Feeds the body in pieces of 1 to {@code longest} bytes, then ends it, calling {@code afterEach} after each. */
+    private static void feedInPieces(SseDecoder decoder, byte[] body, Random random, int longest, Runnable afterEach) {
+        for (int offset = 0; offset < body.length; ) {
+            int end = Math.min(body.length, offset + 1 + random.nextInt(longest));
+            decoder.feed(Buffer.buffer(Arrays.copyOfRange(body, offset, end)));
+            afterEach.run();
+            offset = end;
+        }
+        decoder.endOfStream();
+        afterEach.run();
+    }
+
+    private static void drainInPlaceFirst(SseDecoder decoder, List<ServerSentEvent> into, List<String> inPlace) {
+        while (true) {
+            boolean read = decoder.pollAscii((bytes, start, length) -> {
+                String data = new String(bytes, start, length, StandardCharsets.US_ASCII);
+                into.add(new ServerSentEvent(null, data));
+                inPlace.add(data);
+            });
+            if (!read) {
+                ServerSentEvent event = decoder.poll();
+                if (event == null) {
+                    return;
+                }
+                into.add(event);
+            }
+        }
     }
 
     private static List<ServerSentEvent> decodeInOneChunk(String body) {
