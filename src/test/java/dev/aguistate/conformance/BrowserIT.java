@@ -58,7 +58,7 @@ class BrowserIT {
         FrontendSample.installIfMissing("playwright-core");
         FrontendSample.installIfMissing("@copilotkit/react-core");
         assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:browser"), 600,
-                        Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
+                        Map.of("AGUI_CHROMIUM", CHROMIUM.toString())).exitCode(),
                 "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");
     }
 }

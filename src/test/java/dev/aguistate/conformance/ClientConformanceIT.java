@@ -25,7 +25,7 @@ class ClientConformanceIT {
     void officialClientAcceptsEveryRun() throws Exception {
         FrontendSample.assumeNode("@ag-ui/client conformance");
         FrontendSample.installIfMissing("@ag-ui/client-0.0.59"); // the newest addition to package.json
-        assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:conformance"), 300, Map.of()),
+        assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:conformance"), 300, Map.of()).exitCode(),
                 "the @ag-ui/client conformance suite failed; its output is above");
     }
 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aguistate.testing.FrontendSample;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,12 +24,11 @@ class ClientConformanceWithUsersIT {
         FrontendSample.assumeNode("@ag-ui/client conformance with two users");
         FrontendSample.installIfMissing("@ag-ui/client-0.0.59");
         for (String client : List.of("1.0.0", "0.0.59")) {
-            assertEquals(0, FrontendSample.run(SERVER.url(), List.of("node", "--test", "--test-name-pattern",
-                    "another user", "test/"), 120, Map.of("AGUI_CLIENT", client, "AGUI_API_KEY", "alice-key",
-                    "AGUI_OTHER_API_KEY", "bob-key")), "the case failed with @ag-ui/client " + client
-                    + "; its output is above");
-            String report = Files.readString(Path.of("target", "frontend-sample.log"));
-            assertTrue(report.contains("# pass 1\n") && report.contains("# fail 0\n"),
+            FrontendSample.Finished run = FrontendSample.run(SERVER.url(), List.of("node", "--test",
+                    "--test-name-pattern", "another user", "test/"), 120, Map.of("AGUI_CLIENT", client,
+                    "AGUI_API_KEY", "alice-key", "AGUI_OTHER_API_KEY", "bob-key"));
+            assertEquals(0, run.exitCode(), "the case failed with @ag-ui/client " + client + "; its output is above");
+            assertTrue(run.output().contains("# pass 1\n") && run.output().contains("# fail 0\n"),
                     "the another-user case ran and passed, with @ag-ui/client " + client);
         }
     }

@@ -29,7 +29,7 @@ class CopilotKitClientIT {
     static void runSuite(PackagedServer server, Map<String, String> environment) throws Exception {
         FrontendSample.assumeNode("@copilotkit/core against /copilotkit");
         FrontendSample.installIfMissing("@copilotkit/core");
-        assertEquals(0, FrontendSample.run(server.url(), List.of("npm", "run", "test:copilotkit"), 300, environment),
-                "the @copilotkit/core suite failed; its output is above");
+        assertEquals(0, FrontendSample.run(server.url(), List.of("npm", "run", "test:copilotkit"), 300,
+                environment).exitCode(), "the @copilotkit/core suite failed; its output is above");
     }
 }
