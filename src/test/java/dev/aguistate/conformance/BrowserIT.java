@@ -3,11 +3,13 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ItOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Without Node or Chromium the test is skipped and says so, unless {@code AGUI_REQUIRE_BROWSER=true} (set by
  * {@code .ci/run}, which installs Chromium), which turns the skip into a failure.
  */
+@Order(ItOrder.BROWSER)
 class BrowserIT {
 
     private static final Path SAMPLE = FrontendSample.DIR;

@@ -1,5 +1,7 @@
 package dev.aguistate.conformance;
 
+import dev.aguistate.testing.ItOrder;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Failsafe runs the two clients side by side: the suite mostly waits for the demo model's paced answers, and each of
  * its tests works on threads of its own.
  */
+@Order(ItOrder.CLIENT_CONFORMANCE_0059)
 class ClientConformance0059IT {
 
     @RegisterExtension

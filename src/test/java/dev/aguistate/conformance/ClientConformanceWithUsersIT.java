@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ItOrder;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -18,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link ClientConformanceIT} runs the rest of the suite on a server with one user, where that case is skipped.
  */
 @Execution(ExecutionMode.CONCURRENT)
+@Order(ItOrder.CLIENT_CONFORMANCE_WITH_USERS)
 class ClientConformanceWithUsersIT {
 
     @RegisterExtension

@@ -3,8 +3,10 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ItOrder;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Without Node on the PATH the test is skipped and says so, unless {@code AGUI_REQUIRE_NODE=true} (set by
  * {@code .ci/run}), which turns the skip into a failure.
  */
+@Order(ItOrder.COPILOTKIT_CLIENT)
 class CopilotKitClientIT {
 
     @RegisterExtension
