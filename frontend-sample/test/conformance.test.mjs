@@ -43,7 +43,7 @@
 import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { AgentCapabilitiesSchema, EventSchemas } from "@ag-ui/core/schemas";
 import { z } from "zod/v4";
@@ -1222,7 +1222,10 @@ async function reconnectingAgent() {
   const { code } = await transformWithEsbuild(await readFile(source, "utf8"), "reconnecting-agent.ts", { format: "esm" });
   const built = new URL("../node_modules/.cache/agui-test/reconnecting-agent.mjs", import.meta.url);
   await mkdir(new URL(".", built), { recursive: true });
-  await writeFile(built, code);
+  // written aside, then renamed into place: the suite for the other client may be importing it at this moment
+  const written = new URL(`reconnecting-agent.mjs.${process.pid}`, built);
+  await writeFile(written, code);
+  await rename(written, built);
   return (await import(built.href)).ReconnectingAgent;
 }
 

@@ -3,11 +3,13 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ItOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Without Node or Chromium the test is skipped and says so, unless {@code AGUI_REQUIRE_BROWSER=true} (set by
  * {@code .ci/run}, which installs Chromium), which turns the skip into a failure.
  */
+@Order(ItOrder.BROWSER)
 class BrowserIT {
 
     private static final Path SAMPLE = FrontendSample.DIR;
@@ -58,7 +61,7 @@ class BrowserIT {
         FrontendSample.installIfMissing("playwright-core");
         FrontendSample.installIfMissing("@copilotkit/react-core");
         assertEquals(0, FrontendSample.run(SERVER.url(), List.of("npm", "run", "test:browser"), 600,
-                        Map.of("AGUI_CHROMIUM", CHROMIUM.toString())),
+                        Map.of("AGUI_CHROMIUM", CHROMIUM.toString())).exitCode(),
                 "the sample UI browser tests failed; their output is above, screenshots in frontend-sample/test-results");
     }
 }

@@ -3,8 +3,10 @@ package dev.aguistate.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.testing.FrontendSample;
+import dev.aguistate.testing.ItOrder;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Without Node on the PATH the test is skipped and says so, unless {@code AGUI_REQUIRE_NODE=true} (set by
  * {@code .ci/run}), which turns the skip into a failure.
  */
+@Order(ItOrder.COPILOTKIT_CLIENT)
 class CopilotKitClientIT {
 
     @RegisterExtension
@@ -29,7 +32,7 @@ class CopilotKitClientIT {
     static void runSuite(PackagedServer server, Map<String, String> environment) throws Exception {
         FrontendSample.assumeNode("@copilotkit/core against /copilotkit");
         FrontendSample.installIfMissing("@copilotkit/core");
-        assertEquals(0, FrontendSample.run(server.url(), List.of("npm", "run", "test:copilotkit"), 300, environment),
-                "the @copilotkit/core suite failed; its output is above");
+        assertEquals(0, FrontendSample.run(server.url(), List.of("npm", "run", "test:copilotkit"), 300,
+                environment).exitCode(), "the @copilotkit/core suite failed; its output is above");
     }
 }

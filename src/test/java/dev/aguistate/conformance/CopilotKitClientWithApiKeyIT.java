@@ -1,6 +1,8 @@
 package dev.aguistate.conformance;
 
+import dev.aguistate.testing.ItOrder;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code headers}, and every request CopilotKit makes (info, run, connect, stop) carries it to the one
  * {@code UserResolver}.
  */
+@Order(ItOrder.COPILOTKIT_CLIENT_WITH_API_KEY)
 class CopilotKitClientWithApiKeyIT {
 
     @RegisterExtension

@@ -75,8 +75,9 @@ final class PackagedServer implements BeforeAllCallback, AfterEachCallback, Test
         checked = instance.log().length(); // what an earlier class saw was checked in its own tests
     }
 
+    /** Synchronized: a class may run its tests side by side ({@code @Execution(CONCURRENT)}). */
     @Override
-    public void afterEach(ExtensionContext context) {
+    public synchronized void afterEach(ExtensionContext context) {
         String log = instance.log();
         String since = log.substring(checked);
         checked = log.length();

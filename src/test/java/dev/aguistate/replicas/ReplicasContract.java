@@ -538,7 +538,7 @@ abstract class ReplicasContract {
         try {
             int exit = FrontendSample.run(replica.url(), List.of("node", "drivers/join-run.mjs"), 60, Map.of(
                     "AGENT", "document", "THREAD_ID", threadId,
-                    "RESULT_FILE", result.toString()));
+                    "RESULT_FILE", result.toString())).exitCode();
             assertEquals(0, exit, "the join driver failed; its output is above");
             return RunRequests.JSON.readTree(result.toFile());
         } finally {

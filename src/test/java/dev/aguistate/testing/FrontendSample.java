@@ -14,29 +14,38 @@ import org.junit.jupiter.api.Assumptions;
 public final class FrontendSample {
 
     public static final Path DIR = Path.of("frontend-sample");
+    private static final Path LOGS = Path.of("target", "frontend-sample");
 
     private FrontendSample() {
     }
 
+    /** What a command did: its exit code and its output (stdout and stderr, as they came). */
+    public record Finished(int exitCode, String output) {
+    }
+
     /**
      * Runs a command in {@code frontend-sample/} with {@code AGUI_SERVER_URL} set to {@code serverUrl}; returns its
-     * exit code.
+     * exit code and output.
      */
-    public static int run(String serverUrl, List<String> command, int timeoutSeconds, Map<String, String> environment)
-            throws IOException, InterruptedException {
+    public static Finished run(String serverUrl, List<String> command, int timeoutSeconds,
+                               Map<String, String> environment) throws IOException, InterruptedException {
         Map<String, String> withServer = new HashMap<>(environment);
         withServer.put("AGUI_SERVER_URL", serverUrl);
         return execute(command, timeoutSeconds, withServer);
     }
 
     /**
-     * Runs a command in {@code frontend-sample/}; returns its exit code. Its output goes to
-     * {@code target/frontend-sample.log} and is then printed: a child writing to the test JVM's own stdout, or
-     * reading its stdin, would corrupt Surefire's channel to the fork.
+     * Runs a command in {@code frontend-sample/}. Its output goes to a file of its own under
+     * {@code target/frontend-sample/} and is then printed: a child writing to the test JVM's own stdout, or reading
+     * its stdin, would corrupt Surefire's channel to the fork. A file per command, because Failsafe runs the
+     * {@code *IT} classes side by side.
      */
-    private static int execute(List<String> command, int timeoutSeconds, Map<String, String> environment)
+    private static Finished execute(List<String> command, int timeoutSeconds, Map<String, String> environment)
             throws IOException, InterruptedException {
-        Path log = Path.of("target", "frontend-sample.log").toAbsolutePath();
+        Files.createDirectories(LOGS);
+        String name = String.join("-", command).replaceAll("[^A-Za-z0-9.]+", "-");
+        Path log = Files.createTempFile(LOGS, name.substring(0, Math.min(name.length(), 60)) + "-", ".log")
+                .toAbsolutePath();
         ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectErrorStream(true)
@@ -47,20 +56,22 @@ public final class FrontendSample {
         if (!finished) {
             process.destroyForcibly().waitFor();
         }
-        System.out.println(Files.readString(log));
+        String output = Files.readString(log);
+        System.out.println("----- " + String.join(" ", command) + " (" + log + ") -----\n" + output);
         if (!finished) {
             throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
         }
-        return process.exitValue();
+        return new Finished(process.exitValue(), output);
     }
 
     /**
      * Installs the sample's npm packages unless {@code module} is already there ({@code npm install}, as a newcomer's
-     * first start does; the lock pins every version).
+     * first start does; the lock pins every version). One at a time: two installs into one node_modules would
+     * break each other.
      */
-    public static void installIfMissing(String module) throws IOException, InterruptedException {
+    public static synchronized void installIfMissing(String module) throws IOException, InterruptedException {
         if (!Files.isDirectory(DIR.resolve("node_modules").resolve(module))) {
-            int exit = execute(List.of("npm", "install", "--no-audit", "--no-fund"), 300, Map.of());
+            int exit = execute(List.of("npm", "install", "--no-audit", "--no-fund"), 300, Map.of()).exitCode();
             if (exit != 0) {
                 throw new AssertionError("npm install in frontend-sample failed (exit " + exit + ")");
             }

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.aguistate.replicas.InstanceLogs;
 import dev.aguistate.replicas.ServerInstance;
+import dev.aguistate.testing.ItOrder;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.SseClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * every run failed with an out-of-memory error while readiness said UP. Counted in bytes, every run finishes, and
  * the oldest threads make room for the newest.
  */
+@Order(ItOrder.MEMORY_STORE_HEAP)
 class MemoryStoreHeapIT {
 
     private static final int RUNS = 120;
