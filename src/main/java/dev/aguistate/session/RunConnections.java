@@ -136,13 +136,24 @@ public class RunConnections {
                                     Optional<Cursor> cursor) {
         if (cursor.isPresent() && cursor.get().in(run.runId(), run.token())) {
             long after = cursor.get().seq();
-            // A cursor counts when the log holds the event it names. One beyond the log names an event that never
-            // comes, and one before what the log keeps has lost what followed: both are unknown, as no cursor is.
-            return log.read(run.token(), after - 1, 1).chain(at -> !at.isEmpty() && at.get(0).seq() == after
+            return logHolds(run, after).chain(holds -> holds
                     ? Uni.createFrom().item(tail(run, after))
                     : joined(caller, agent, stored, run));
         }
         return joined(caller, agent, stored, run);
+    }
+
+    /**
+     * Whether the live run's log holds the event {@code seq} names: a cursor counts only then. The run's replica sends
+     * each event before its append lands in the log (one append in flight at a time), so a client that left and
+     * comes back at once may hold a cursor the log is about to hold: the answer waits for it, up to
+     * {@code agui.store.timeout}. One beyond the log that long names an event that never comes, and one before what
+     * the log keeps has lost what followed: both are unknown, as no cursor is.
+     */
+    private Uni<Boolean> logHolds(RunLock run, long seq) {
+        return log.follow(run.token(), seq - 1).select().first().toUni()
+                .map(first -> first.seq() == seq)
+                .ifNoItem().after(storeConfig.timeout()).recoverWithItem(false);
     }
 
     /**
