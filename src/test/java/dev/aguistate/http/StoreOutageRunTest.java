@@ -9,6 +9,7 @@ import dev.aguistate.testing.FaultyStoreResource;
 import dev.aguistate.testing.FaultyTcpProxy;
 import dev.aguistate.testing.LogCapture;
 import dev.aguistate.testing.RunRequests;
+import dev.aguistate.testing.SideBySide;
 import dev.aguistate.testing.SseClient;
 import dev.aguistate.testing.StubResponse;
 import dev.aguistate.testing.StubbedLlmProfile;
@@ -86,9 +87,12 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
         assertEquals(200, client.get("/q/health/live").statusCode(), "liveness, while the read waits for the store");
         assertEquals(200, client.get("/agui/agents").statusCode(), "the agents, while the read waits for the store");
 
+        // the listing and the delete wait for the silent store beside the read, not each after the one before
+        CompletableFuture<Response> list = SideBySide.start(() -> given().get("/threads"));
+        CompletableFuture<Response> delete = SideBySide.start(() -> given().delete("/threads/" + id));
         assertStoreUnavailable(read.join());
-        assertStoreUnavailable(given().get("/threads"));
-        assertStoreUnavailable(given().delete("/threads/" + id));
+        assertStoreUnavailable(list.join());
+        assertStoreUnavailable(delete.join());
     }
 
     @Test
