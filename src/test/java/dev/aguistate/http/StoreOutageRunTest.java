@@ -156,6 +156,11 @@ abstract class StoreOutageRunTest extends StubbedLlmTestBase {
     void aStoreDownDuringARunIsLoggedOnceWhenItStartsAndOnceWhenItEnds() {
         String[] words = new String[ANSWER_WORDS];
         Arrays.setAll(words, n -> "word" + n + " ");
+        // An earlier test's outage may be over without its end logged yet (the log says so at the next append that
+        // works, whichever run's): a run's appends now log it before the capture starts.
+        stub.enqueue(StubResponse.stream().text("Hello.").build());
+        assertEquals("RUN_FINISHED", client.run("/agui/stateless", RunRequests.fresh().user("hi").json()).last()
+                .path("type").asText());
         stub.enqueue(StubResponse.stream().text(words).delayBetweenChunks(Duration.ofMillis(10)).build());
         RunRequests request = RunRequests.fresh().user("talk for a while");
         try (LogCapture log = LogCapture.atLeast(Level.INFO);
