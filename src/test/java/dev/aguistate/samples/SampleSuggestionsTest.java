@@ -13,6 +13,7 @@ import dev.aguistate.testing.EventStreamVerifier;
 import dev.aguistate.testing.FrontendSample;
 import dev.aguistate.testing.RunRequests;
 import dev.aguistate.testing.ScriptedDemoProfile;
+import dev.aguistate.testing.SideBySide;
 import dev.aguistate.testing.SseClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,25 +51,46 @@ class SampleSuggestionsTest {
         return suggestions().keySet().stream();
     }
 
+    /**
+     * Every agent's clicks, started for all agents at once by the first test and awaited by each: a click waits
+     * mostly for the demo model, paced as a real one streams, so one agent after the other would take the sum of
+     * their times where side by side they take the longest one's. Each conversation is a thread of its own on the
+     * server, and no agent's sees another's.
+     */
+    private static Map<String, CompletableFuture<ClickedThrough>> clickedThrough;
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("sampleAgents")
-    void everySuggestionDoesSomethingVisible(String agent) throws IOException {
-        List<String> suggestions = suggestions().get(agent);
-        assertFalse(suggestions.isEmpty(), agent);
+    void everySuggestionDoesSomethingVisible(String agent) throws Exception {
+        ClickedThrough clicked = SideBySide.await(clickedThrough(client).get(agent));
+        assertFalse(clicked.steps().isEmpty(), agent);
         boolean declaresState = !agents.find(agent).orElseThrow().state().freeForm();
-        String greeting = new Conversation(agent).send("Hello").text();
-        Conversation conversation = new Conversation(agent);
-        for (String suggestion : suggestions) {
-            JsonNode before = conversation.state.deepCopy();
-            Reply reply = conversation.send(suggestion);
+        String greeting = clicked.greeting().text();
+        for (Step step : clicked.steps()) {
+            Reply reply = step.reply();
             if (declaresState && !reply.showedAnActivity()) {
-                assertNotEquals(before, conversation.state, agent + ": \"" + suggestion + "\" left the state as it was "
-                        + "and showed no activity; it answered: " + reply.text());
+                assertNotEquals(step.before(), step.after(), agent + ": \"" + step.suggestion() + "\" left the state "
+                        + "as it was and showed no activity; it answered: " + reply.text());
             } else {
                 assertTrue(reply.calledATool() || !reply.text().equals(greeting),
-                        agent + ": \"" + suggestion + "\" got only the greeting: " + reply.text());
+                        agent + ": \"" + step.suggestion() + "\" got only the greeting: " + reply.text());
             }
         }
+    }
+
+    private static synchronized Map<String, CompletableFuture<ClickedThrough>> clickedThrough(SseClient client)
+            throws IOException {
+        if (clickedThrough == null) {
+            Map<String, CompletableFuture<ClickedThrough>> started = new TreeMap<>();
+            suggestions().forEach((agent, texts) -> {
+                CompletableFuture<Reply> greeting = SideBySide.start(() -> new Conversation(client, agent).send("Hello"));
+                CompletableFuture<List<Step>> steps = SideBySide.start(
+                        () -> new Conversation(client, agent).clickThrough(texts));
+                started.put(agent, greeting.thenCombine(steps, ClickedThrough::new));
+            });
+            clickedThrough = started;
+        }
+        return clickedThrough;
     }
 
     private static Map<String, List<String>> suggestions() throws IOException {
@@ -81,6 +104,12 @@ class SampleSuggestionsTest {
         });
         return byAgent;
     }
+
+    /** An agent's greeting, and what each of its suggestions did, in the page's order on one thread. */
+    private record ClickedThrough(Reply greeting, List<Step> steps) {}
+
+    /** A suggestion sent: the state the page held before and after it, and the reply. */
+    private record Step(String suggestion, JsonNode before, JsonNode after, Reply reply) {}
 
     /** What one suggestion produced: the events of its run, and of the approving run if it asked. */
     private record Reply(List<JsonNode> events) {
@@ -100,14 +129,26 @@ class SampleSuggestionsTest {
     }
 
     /** One thread of an agent as the sample page drives it: it sends the state it holds and approves proposals. */
-    private final class Conversation {
+    private static final class Conversation {
 
+        private final SseClient client;
         private final String agent;
         private final String threadId = "thread-" + UUID.randomUUID();
         private JsonNode state = RunRequests.JSON.createObjectNode();
 
-        Conversation(String agent) {
+        Conversation(SseClient client, String agent) {
+            this.client = client;
             this.agent = agent;
+        }
+
+        List<Step> clickThrough(List<String> suggestions) {
+            List<Step> steps = new ArrayList<>();
+            for (String suggestion : suggestions) {
+                JsonNode before = state.deepCopy();
+                Reply reply = send(suggestion);
+                steps.add(new Step(suggestion, before, state.deepCopy(), reply));
+            }
+            return steps;
         }
 
         Reply send(String text) {

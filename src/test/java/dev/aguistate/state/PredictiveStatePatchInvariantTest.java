@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aguistate.testing.SideBySide;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -25,18 +27,31 @@ class PredictiveStatePatchInvariantTest {
     /** Small enough for the corpus's short strings to reach the long-text deadline and the budget. */
     private static final DeltaPacing TIGHT_PACING = new DeltaPacing(Duration.ofMillis(20), 8, Duration.ofMillis(50), 3);
 
+    /**
+     * The cases are independent computations on this JVM alone, and the suite's other tests leave the cores mostly
+     * idle while they wait for servers, so they are run on every core at once, and each test awaits its own.
+     */
     @TestFactory
     List<DynamicTest> everyDrainAppliesCleanlyAndEndsAtTheFullParse() {
-        List<DynamicTest> tests = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<SideBySide.Work<Void>> cases = new ArrayList<>();
         for (Map.Entry<String, String> document : JsonCorpus.documents().entrySet()) {
             for (boolean wholeArguments : new boolean[] {false, true}) {
                 for (boolean keyExists : new boolean[] {false, true}) {
-                    String name = document.getKey() + (wholeArguments ? " whole-args" : " named")
-                            + (keyExists ? " replacing" : " new key");
-                    tests.add(DynamicTest.dynamicTest(name,
-                            () -> allChunkings(document.getValue(), wholeArguments, keyExists)));
+                    names.add(document.getKey() + (wholeArguments ? " whole-args" : " named")
+                            + (keyExists ? " replacing" : " new key"));
+                    cases.add(() -> {
+                        allChunkings(document.getValue(), wholeArguments, keyExists);
+                        return null;
+                    });
                 }
             }
+        }
+        List<CompletableFuture<Void>> checked = SideBySide.start(Runtime.getRuntime().availableProcessors(), cases);
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            CompletableFuture<Void> check = checked.get(i);
+            tests.add(DynamicTest.dynamicTest(names.get(i), () -> SideBySide.await(check)));
         }
         return tests;
     }
