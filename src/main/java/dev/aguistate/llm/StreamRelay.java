@@ -101,13 +101,14 @@ final class StreamRelay implements StreamingChatResponseHandler {
         }
     }
 
+    /**
+     * Logged events, {@code [DONE]}, and a chunk the in-place reader cannot read or that is an error are read from
+     * their text, which also says what is wrong.
+     */
     private void onAsciiEvent(byte[] bytes, int start, int length) {
-        if (logEvents || Arrays.equals(bytes, start, start + length, DONE, 0, DONE.length)) {
-            onEvent(new ServerSentEvent(null, new String(bytes, start, length, StandardCharsets.US_ASCII)));
-            return;
-        }
-        ChunkReader.Chunk chunk = inPlace.read(bytes, start, length);
-        if (chunk == null || chunk.error() != null) { // read from the text, which says what is wrong
+        boolean asText = logEvents || Arrays.equals(bytes, start, start + length, DONE, 0, DONE.length);
+        ChunkReader.Chunk chunk = asText ? null : inPlace.read(bytes, start, length);
+        if (chunk == null || chunk.error() != null) {
             onEvent(new ServerSentEvent(null, new String(bytes, start, length, StandardCharsets.US_ASCII)));
         } else {
             relay(chunk);
