@@ -22,6 +22,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Holds the main code's package dependencies to the table in {@code docs/architecture.md} ("What each package may
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * every package must be in the table, and the table itself must allow no cycle. It reads {@code target/classes}, which
  * Maven compiles before any test runs.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ArchitectureTest {
 
     private static final String ROOT = "dev.aguistate";

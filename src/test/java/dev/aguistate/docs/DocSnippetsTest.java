@@ -9,12 +9,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Every Java block of the README and docs/ quotes a file under examples/java, which the build compiles
  * (the {@code compile-examples} execution in pom.xml), or under examples/embedded-app, which .ci/run builds and tests
  * as an application of its own: so the Java a reader copies compiles as shown.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class DocSnippetsTest {
 
     @Test

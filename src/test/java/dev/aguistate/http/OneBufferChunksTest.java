@@ -28,10 +28,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@link OneBufferChunks} against Netty's response encoder alone: the same bytes on the wire, one buffer per chunk.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class OneBufferChunksTest {
 
     /** Chunk sizes around the hex digit boundaries, and an empty chunk (which the encoder writes as it likes). */

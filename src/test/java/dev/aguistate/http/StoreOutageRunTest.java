@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The server with its store behind a {@link FaultyTcpProxy} that goes silent (see {@link FaultyStoreResource}):
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * A subclass names the store.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Isolated
 abstract class StoreOutageRunTest extends StubbedLlmTestBase {
 
     /** The server with the stubbed LLM and its store behind the proxy. */

@@ -22,6 +22,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code ChatCompletionResponse}, configured as langchain4j configures it), on random chunks of every shape the
  * OpenAI wire allows, and on the edges: escapes, unknown fields, error objects, malformed data.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ChunkReaderTest {
 
     /** As {@code dev.langchain4j.model.openai.internal.Json} reads chunks. */

@@ -24,12 +24,15 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The OpenAI-compatible adapter against the stub: what each upstream behaviour becomes, and how the stream flows. */
+@Execution(ExecutionMode.CONCURRENT)
 class OpenAiCompatibleModelTest extends StubbedModelTest {
 
     static Stream<Arguments> failuresThatLookLikeSuccess() {
@@ -296,7 +299,9 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
 
         during.removeAll(before);
         during.removeIf(name -> name.startsWith("openai-stub"));
-        assertTrue(during.size() < 10, streams + " open streams started these threads: " + during);
+        // A thread per stream would be 200; the bound leaves room for a test server that boots beside this class
+        // meanwhile (the plain classes run beside the @QuarkusTest ones: docs/testing.md).
+        assertTrue(during.size() < streams / 4, streams + " open streams started these threads: " + during);
         open.forEach(AssertSubscriber::cancel);
     }
 

@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class RetryPolicyTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");

@@ -17,11 +17,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Transient failures before the first token are tried again; nothing is tried again once anything was streamed. */
+@Execution(ExecutionMode.CONCURRENT)
 class UpstreamRetryTest extends StubbedModelTest {
 
     private static final String BUSY = "{\"error\":{\"message\":\"busy\"}}";

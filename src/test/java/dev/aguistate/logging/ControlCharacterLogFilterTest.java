@@ -7,8 +7,11 @@ import java.util.logging.Level;
 import org.jboss.logmanager.ExtLogRecord;
 import org.jboss.logmanager.formatters.PatternFormatter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A value a client chose stays on its log line, whatever characters it holds. */
+@Execution(ExecutionMode.CONCURRENT)
 class ControlCharacterLogFilterTest {
 
     static final String FORGED = "t\n13:00:00.000 ERROR [dev.aguistate] forged line\r\u001b[31mred\u0000\u2028";

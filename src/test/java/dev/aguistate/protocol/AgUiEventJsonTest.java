@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Wire JSON of every AG-UI event. Expected JSON is written by hand from the protocol reference
  * ({@code agui-protocol.md} §1–§2) and compared as trees, so field order does not matter.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class AgUiEventJsonTest {
 
     /** An independent plain mapper: expectations must not depend on {@link AgUiJson}'s configuration. */

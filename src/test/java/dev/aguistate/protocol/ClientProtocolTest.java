@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a client before AG-UI 1.0 is sent instead of the three 1.0 shapes its schemas refuse. */
+@Execution(ExecutionMode.CONCURRENT)
 class ClientProtocolTest {
 
     @ParameterizedTest

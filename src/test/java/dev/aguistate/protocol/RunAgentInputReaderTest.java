@@ -13,10 +13,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Parsing and validating run request bodies ({@code agui-protocol.md} §2). */
+@Execution(ExecutionMode.CONCURRENT)
 class RunAgentInputReaderTest {
 
     private static final ObjectMapper PLAIN = new ObjectMapper();

@@ -40,10 +40,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Whole runs through the run loop, with the LLM stubbed at its port: no Quarkus, no network. */
+@Execution(ExecutionMode.CONCURRENT)
 class AgentRunnerTest {
 
     private final StubStreamingModel model = new StubStreamingModel();

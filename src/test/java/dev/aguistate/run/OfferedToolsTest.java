@@ -9,7 +9,10 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.RunAgentInput;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class OfferedToolsTest {
 
     private static RunAgentInput withClientTools(String... names) {

@@ -22,12 +22,15 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * With {@code agui.tracing.capture-content} on, the spans carry the prompt, the answer, and each tool's arguments and
  * result (the Quarkus-level {@code TracingTest} shows they are absent by default). A real OpenTelemetry SDK records
  * the spans; the LLM is stubbed at its port.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RunTraceContentTest {
 
     private final InMemorySpanExporter spans = InMemorySpanExporter.create();

@@ -37,8 +37,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Agents as tools through the run loop: a supervisor's call of a sub-agent runs the sub-agent's own run. */
+@Execution(ExecutionMode.CONCURRENT)
 class SubagentRunTest {
 
     private final StubStreamingModel model = new StubStreamingModel();

@@ -8,7 +8,10 @@ import dev.aguistate.protocol.AgUiEvent;
 import dev.langchain4j.exception.HttpException;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class TerminalEventsTest {
 
     private final TerminalEvents ending = new TerminalEvents("t", "r", "test");

@@ -15,8 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The pacing of one round's activity messages, on a simulated clock (nanoseconds). */
+@Execution(ExecutionMode.CONCURRENT)
 class ToolActivitiesTest {
 
     private static final long MS = 1_000_000;

@@ -8,7 +8,10 @@ import dev.aguistate.protocol.MessageContent;
 import dev.aguistate.protocol.ToolCall;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class TranscriptTest {
 
     private static final Message ASK = new Message.User("u1", "do two things");

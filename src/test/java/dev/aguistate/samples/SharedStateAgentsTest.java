@@ -9,8 +9,11 @@ import dev.aguistate.agent.ConfirmationMessages;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** agui.samples.require-confirmation turns each sample's confirmation on or off, with the sample's own wording. */
+@Execution(ExecutionMode.CONCURRENT)
 class SharedStateAgentsTest {
 
     @Test

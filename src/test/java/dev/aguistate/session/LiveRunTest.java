@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aguistate.agent.OnDisconnect;
 import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.AgUiJson;
+import dev.aguistate.protocol.RunAgentInput;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.run.Conversation;
 import dev.aguistate.run.RunFixtures;
-import dev.aguistate.run.RunStart;
 import dev.aguistate.run.RunOptions;
-import dev.aguistate.protocol.RunAgentInput;
+import dev.aguistate.run.RunStart;
 import dev.aguistate.run.ThreadInterrupts;
 import dev.aguistate.state.StateLayers;
 import dev.aguistate.store.LoggedEvent;
@@ -31,8 +31,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A run on this replica and the connection that started it, over the real in-memory run log; no Quarkus. */
+@Execution(ExecutionMode.CONCURRENT)
 class LiveRunTest {
 
     private final InMemoryRunEventLog log = new InMemoryRunEventLog(Clock.systemUTC(), Duration.ofMinutes(5), 1000,

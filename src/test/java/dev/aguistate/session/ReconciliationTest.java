@@ -9,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.ToolCall;
-import dev.aguistate.run.Conversation;
 import dev.aguistate.run.Conversation.Restatement;
+import dev.aguistate.run.Conversation;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class ReconciliationTest {
 
     private static final Message U1 = new Message.User("u1", "My name is Alice");

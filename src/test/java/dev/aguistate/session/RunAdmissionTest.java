@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The bounds on runs going on, per user and per process, and who they apply to. */
+@Execution(ExecutionMode.CONCURRENT)
 class RunAdmissionTest {
 
     private final RunAdmission admission = new RunAdmission(3, 1,

@@ -9,17 +9,20 @@ import dev.aguistate.protocol.AgUiJson;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.protocol.RunOutcome;
+import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.testing.ClientStateReplay;
 import dev.aguistate.testing.EventStreamVerifier;
-import dev.aguistate.store.LoggedEvent;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The join prelude: what a client joining a live run is told must leave it holding what a client that saw the run
  * from its start holds, and be a valid beginning of a run.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RunProjectionTest {
 
     private static final Message QUESTION = new Message.User("u1", "Plan my week");

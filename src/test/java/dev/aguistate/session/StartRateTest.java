@@ -7,8 +7,11 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The token buckets of the run rate limit, on a clock the test moves. */
+@Execution(ExecutionMode.CONCURRENT)
 class StartRateTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);

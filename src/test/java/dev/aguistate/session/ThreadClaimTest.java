@@ -7,7 +7,6 @@ import dev.aguistate.agent.AgentDefinition;
 import dev.aguistate.protocol.Message;
 import dev.aguistate.protocol.RunAgentInputReader;
 import dev.aguistate.run.RunOptions;
-import dev.aguistate.store.memory.InMemoryThreadStore;
 import dev.aguistate.store.ScopedState;
 import dev.aguistate.store.StoreConfigs;
 import dev.aguistate.store.StoredThread;
@@ -17,6 +16,7 @@ import dev.aguistate.store.ThreadKey;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
+import dev.aguistate.store.memory.InMemoryThreadStore;
 import io.smallrye.mutiny.Uni;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The thread a run starts from is the thread as it is once the run holds its claim. Opening a session loads the
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * the thread. Seen in CI: the next run started from the first load and failed its first commit with thread_conflict.
  * The real memory store, with that interleaving forced at the load.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ThreadClaimTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

@@ -7,6 +7,8 @@ import dev.aguistate.state.bench.ArgumentShapes;
 import dev.aguistate.state.bench.StreamingSimulation;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * updates come at most 2 s apart (250 ms in a string's first 2 KB) until that budget binds, which these cases pin
  * down.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LongStringPacingTest {
 
     static final DeltaPacing DEFAULTS = StreamingSimulation.defaultPacing();

@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Every prefix the parser shows, under any fragmentation, only ever needs extending to become the full parse. */
+@Execution(ExecutionMode.CONCURRENT)
 class PartialJsonParserPropertyTest {
 
     private static final ObjectMapper JACKSON = new ObjectMapper();

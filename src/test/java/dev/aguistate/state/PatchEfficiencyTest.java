@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aguistate.state.bench.ArgumentShapes;
 import dev.aguistate.state.bench.StreamingSimulation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Wire bytes for a recipe streamed in 4-character chunks, drained after every chunk (interval 0).
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * overhead per chunk, no whole-value re-sends as in MAF), and the 3× target is reached by coalescing
  * (docs/predictive-state.md has the measured table).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PatchEfficiencyTest {
 
     private static final int CHUNK = 4;

@@ -13,12 +13,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The invariant of design §5: every drained patch applies cleanly, in order, with an independent JSON Patch
  * implementation, to what the client holds; the result equals {@link PredictiveState#clientView()}; and once the
  * arguments are complete the client holds its state with the key set to the parsed argument.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PredictiveStatePatchInvariantTest {
 
     private static final ObjectMapper JACKSON = new ObjectMapper();

@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aguistate.protocol.AgUiJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The rules of design §5, one at a time, on hand-picked fragment boundaries. Patches are compared as wire JSON. */
+@Execution(ExecutionMode.CONCURRENT)
 class PredictiveStateRulesTest {
 
     private static final String CALL = "call-1";

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Each signal comes back from the text it travels as; a text that is no signal is told apart. */
+@Execution(ExecutionMode.CONCURRENT)
 class ThreadSignalTest {
 
     private static final ThreadKey AWKWARD = new ThreadKey("tenant:9:alice 12:", "thread:7:x");

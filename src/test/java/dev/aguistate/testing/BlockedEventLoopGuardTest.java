@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The guard that every test runs under sees a blocked event loop. */
+@Isolated
 class BlockedEventLoopGuardTest {
 
     @Test

@@ -40,11 +40,14 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Drives the real langchain4j OpenAI client (JDK HTTP client) against {@link OpenAiStub}. */
+@Execution(ExecutionMode.CONCURRENT)
 class OpenAiStubTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

@@ -7,7 +7,10 @@ import dev.aguistate.protocol.InputContent;
 import dev.aguistate.protocol.MessageContent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class ResultLimitTest {
 
     private static final ResultLimit LIMIT = new ResultLimit(10);

@@ -10,9 +10,9 @@ import dev.aguistate.protocol.AgUiEvent;
 import dev.aguistate.protocol.RunOutcome;
 import dev.aguistate.protocol.TokenUsage;
 import dev.aguistate.testing.RunRequests;
-import dev.aguistate.testing.WebhookReceiver;
 import dev.aguistate.testing.WebhookReceiver.Answer;
 import dev.aguistate.testing.WebhookReceiver.Received;
+import dev.aguistate.testing.WebhookReceiver;
 import dev.aguistate.testing.WebhookSignatures;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
@@ -26,6 +26,8 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * again after what may pass (5xx, 408, 429, a timeout, no connection) and not after a refusal, bounded in attempts
  * and in what it holds.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class WebhookDeliveryTest {
 
     private static final String SECRET = "whsec_" + java.util.Base64.getEncoder().encodeToString(

@@ -32,12 +32,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The scripted demo model works from the state the run loop shows it: requests built as the run loop builds a
  * tools round (the agent's instructions, the state message rendered by {@link StatePrompt}, the user's message,
  * the agent's tools), with the sample agents as the server defines them.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ScriptedDemoEditsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

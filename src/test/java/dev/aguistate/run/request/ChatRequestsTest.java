@@ -19,7 +19,10 @@ import dev.langchain4j.model.chat.request.ResponseFormatType;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class ChatRequestsTest {
 
     private final RunAgentInput input = RunFixtures.input("""

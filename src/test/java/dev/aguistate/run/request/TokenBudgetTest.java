@@ -17,7 +17,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+@Execution(ExecutionMode.CONCURRENT)
 class TokenBudgetTest {
 
     private static final TokenEstimator ESTIMATOR = TokenEstimator.forModel("gpt-4o");

@@ -5,6 +5,8 @@ import dev.aguistate.store.LoggedEvent;
 import dev.aguistate.store.RunEventLog;
 import dev.aguistate.store.RunEventLogContract;
 import dev.aguistate.store.ThreadSignals;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@Execution(ExecutionMode.CONCURRENT)
 class InMemoryRunEventLogTest extends RunEventLogContract {
 
     private static final Duration IDLE_TTL = Duration.ofHours(1);

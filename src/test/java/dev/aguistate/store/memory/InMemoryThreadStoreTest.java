@@ -2,11 +2,13 @@ package dev.aguistate.store.memory;
 
 import dev.aguistate.store.RunLock;
 import dev.aguistate.store.StoredThread;
+import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadCommit;
 import dev.aguistate.store.ThreadKey;
-import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.ThreadStoreContract;
 import dev.aguistate.store.ThreadTooLarge;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -21,6 +23,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@Execution(ExecutionMode.CONCURRENT)
 class InMemoryThreadStoreTest extends ThreadStoreContract {
 
     /** A clock the test moves by hand, so expiry is tested without waiting. */

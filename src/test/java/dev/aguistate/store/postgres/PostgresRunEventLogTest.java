@@ -21,8 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Against the PostgreSQL at {@code AGUI_TEST_POSTGRES_URL}; .ci/run starts one. Two replicas: two pools, two listeners. */
+@Execution(ExecutionMode.CONCURRENT)
 class PostgresRunEventLogTest extends RunEventLogContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_POSTGRES_URL",

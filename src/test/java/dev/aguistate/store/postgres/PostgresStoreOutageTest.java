@@ -23,11 +23,13 @@ import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Against the PostgreSQL at {@code AGUI_TEST_POSTGRES_URL}, through a {@link dev.aguistate.testing.FaultyTcpProxy};
  * besides the contract, what the server itself must end when the store's client gave up.
  */
+@Isolated
 class PostgresStoreOutageTest extends StoreOutageContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_POSTGRES_URL",

@@ -28,8 +28,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Against the PostgreSQL at {@code AGUI_TEST_POSTGRES_URL}; .ci/run starts one. */
+@Execution(ExecutionMode.CONCURRENT)
 class PostgresThreadStoreTest extends SharedThreadStoreContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_POSTGRES_URL",

@@ -14,8 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Against the Redis at {@code AGUI_TEST_REDIS_URL}, through a {@link dev.aguistate.testing.FaultyTcpProxy}. */
+@Execution(ExecutionMode.CONCURRENT)
 class RedisStoreOutageTest extends StoreOutageContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_REDIS_URL", "redis://127.0.0.1:6379");

@@ -20,8 +20,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Against the Redis at {@code AGUI_TEST_REDIS_URL}; .ci/run starts one. */
+@Execution(ExecutionMode.CONCURRENT)
 class RedisThreadStoreTest extends SharedThreadStoreContract {
 
     private static final String URL = StoreServer.url("AGUI_TEST_REDIS_URL", "redis://127.0.0.1:6379");

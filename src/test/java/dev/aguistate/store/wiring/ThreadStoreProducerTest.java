@@ -5,6 +5,8 @@ import dev.aguistate.store.StoreConfigs;
 import dev.aguistate.store.ThreadBackend;
 import dev.aguistate.store.TimedThreadBackend;
 import dev.aguistate.store.memory.InMemoryThreadStore;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -17,6 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+@Execution(ExecutionMode.CONCURRENT)
 class ThreadStoreProducerTest {
 
     private final Vertx vertx = Vertx.vertx();

@@ -23,8 +23,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** langchain4j {@code @Tool} methods read as backend tools, and called the way a run calls every backend tool. */
+@Execution(ExecutionMode.CONCURRENT)
 class ToolMethodsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
