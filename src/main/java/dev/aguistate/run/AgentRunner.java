@@ -286,7 +286,13 @@ public class AgentRunner {
                                 : call.tool() == null ? Uni.createFrom().item(new ToolOutcome.Failure(call.notFound()))
                                 : ToolInvoker.invoke(call.tool(), call.arguments(), run.toolInputs(call.tool()),
                                         run.callContext(round, call, span));
-                        return outcome.onItem().invoke(span::ended).onCancellation().invoke(span::cancelled);
+                        return outcome.onItem().invoke(result -> {
+                            if (result == SUSPENDED) {
+                                span.suspended();
+                            } else {
+                                span.ended(result);
+                            }
+                        }).onCancellation().invoke(span::cancelled);
                     }))
                     .toList();
             Cancellable running = (invocations.isEmpty()

@@ -27,6 +27,8 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -260,6 +262,28 @@ class SubagentRunTest {
         assertEquals(child.getSpanId(), spans.getFinishedSpanItems().stream()
                 .filter(span -> span.getName().startsWith("chat ") && span.getParentSpanId().equals(child.getSpanId()))
                 .findFirst().orElseThrow().getParentSpanId(), "the sub-agent's LLM call is under its run");
+    }
+
+    @Test
+    void aSuspendedCallsSpanSaysSoAndHoldsNoResult() {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        SdkTracerProvider tracers = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
+                .build();
+        AgentRunner traced = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
+                new RunMetrics(new SimpleMeterRegistry()), new RunTracing(tracers.get("test"), true));
+        model.answer(delegates("c1", "Publish otters"))
+                .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{\"title\":\"Otters\"}"),
+                        new ModelEvent.Completed(null, FinishReason.STOP));
+
+        traced.run(supervisor(careful(new AtomicInteger())),
+                RunFixtures.newThread(RunFixtures.userAsks("Otters?", "null"), journal), new StopSwitch(),
+                new RunInbox(), Context.root()).collect().asList().await().atMost(Duration.ofSeconds(10));
+
+        SpanData call = named(spans, "execute_tool researcher");
+        assertEquals("suspended", call.getAttributes().get(AttributeKey.stringKey("agui.tool.outcome")));
+        assertNull(call.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.result")),
+                "the call has no result yet, though content is captured");
+        assertEquals(StatusCode.UNSET, call.getStatus().getStatusCode());
     }
 
     private static SpanData named(InMemorySpanExporter spans, String name) {

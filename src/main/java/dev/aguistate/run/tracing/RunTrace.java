@@ -57,6 +57,7 @@ public final class RunTrace {
     static final AttributeKey<String> RUN_ID = AttributeKey.stringKey("agui.run.id");
     static final AttributeKey<String> THREAD_ID = AttributeKey.stringKey("agui.thread.id");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("agui.run.outcome");
+    static final AttributeKey<String> TOOL_OUTCOME = AttributeKey.stringKey("agui.tool.outcome");
 
     private final Tracer tracer;
     private final boolean captureContent;
@@ -203,6 +204,15 @@ public final class RunTrace {
         /** The run stopped while the tool ran. */
         public void cancelled() {
             span.setAttribute(ERROR_TYPE, "cancelled");
+            span.end();
+        }
+
+        /**
+         * The call waits for the user's answer to a sub-agent's question, with no result: a later run resumes it
+         * under a span of its own.
+         */
+        public void suspended() {
+            span.setAttribute(TOOL_OUTCOME, "suspended");
             span.end();
         }
 
