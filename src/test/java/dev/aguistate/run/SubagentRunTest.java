@@ -245,10 +245,7 @@ class SubagentRunTest {
     @Test
     void theSubagentsRunIsAnInvokeAgentSpanUnderTheCallsExecuteToolSpan() {
         InMemorySpanExporter spans = InMemorySpanExporter.create();
-        SdkTracerProvider tracers = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
-                .build();
-        AgentRunner traced = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
-                new RunMetrics(new SimpleMeterRegistry()), new RunTracing(tracers.get("test"), false));
+        AgentRunner traced = traced(spans, false);
         model.answer(delegates("c1", "Otter facts")).answer(says("Otters hold hands.")).answer(says("Done."));
 
         traced.run(supervisor(RESEARCHER), RunFixtures.newThread(RunFixtures.userAsks("Otters?", "null"), journal),
@@ -267,10 +264,7 @@ class SubagentRunTest {
     @Test
     void aSuspendedCallsSpanSaysSoAndHoldsNoResult() {
         InMemorySpanExporter spans = InMemorySpanExporter.create();
-        SdkTracerProvider tracers = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
-                .build();
-        AgentRunner traced = new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3),
-                new RunMetrics(new SimpleMeterRegistry()), new RunTracing(tracers.get("test"), true));
+        AgentRunner traced = traced(spans, true);
         model.answer(delegates("c1", "Publish otters"))
                 .answer(new ModelEvent.ToolCallCompleted(0, "p1", "publish", "{\"title\":\"Otters\"}"),
                         new ModelEvent.Completed(null, FinishReason.STOP));
@@ -284,6 +278,14 @@ class SubagentRunTest {
         assertNull(call.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.result")),
                 "the call has no result yet, though content is captured");
         assertEquals(StatusCode.UNSET, call.getStatus().getStatusCode());
+    }
+
+    /** The runner with its spans recorded in {@code spans}. */
+    private AgentRunner traced(InMemorySpanExporter spans, boolean captureContent) {
+        SdkTracerProvider tracers = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
+                .build();
+        return new AgentRunner(model, RunFixtures.settings(Duration.ZERO, 3), new RunMetrics(new SimpleMeterRegistry()),
+                new RunTracing(tracers.get("test"), captureContent));
     }
 
     private static SpanData named(InMemorySpanExporter spans, String name) {
