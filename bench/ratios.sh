@@ -3,7 +3,8 @@
 # events/s, added latency (p50/p99), server CPU µs per event, peak threads and RSS, for N concurrent closed-loop
 # clients, on the scripted path (the demo model, 15 ms per chunk) and the real-upstream path (our LLM adapter
 # against the OpenAI-wire stub of BenchServers, 15 ms per chunk). A bare relay of the stub's stream (the least a
-# real-upstream server does) gets rows too, as the real path's physical reference. Results and discussion:
+# real-upstream server does) gets rows too, as the real path's physical reference, and a last table divides the
+# real path's events/s, CPU per event and p99 lateness by the relay's (issue 31 item 1). Results and discussion:
 # docs/benchmarks.md.
 #
 # Pieces: bench/load.mjs (Node 20 load generator, validates every run), dev.aguistate.bench.BenchServers (test
@@ -99,5 +100,16 @@ for (const [label, r] of Object.entries(rows)) {
   if (path === 'bare') continue;
   const b = rows[`bare/${n}`];
   console.log(`| ${path} | ${n} | ${r.runs} / ${r.invalid} / ${r.failed} / ${r.unfinished} | ${r.eventsPerSecond} (${ratio(r.eventsPerSecond, b.eventsPerSecond)}) | ${r.lateP50Ms} / ${r.lateP99Ms} (${b.lateP50Ms} / ${b.lateP99Ms}) | ${r.cpuUsPerEvent} (${ratio(r.cpuUsPerEvent, b.cpuUsPerEvent)}) | ${r.peakThreads} (${b.peakThreads}) | ${r.peakRssMb} (${b.peakRssMb}) |`);
+}
+// The real path against the relay, its physical reference (issue 31 item 1's bars: events/s >= 0.85, CPU per event
+// <= 1.3x, p99 lateness <= 2x)
+const real = Object.keys(rows).filter((label) => label.startsWith('real/') && rows[`relay/${label.slice(5)}`]);
+if (real.length) {
+  console.log('\n| real path, N | events/s ÷ relay | CPU µs/event ÷ relay | p99 lateness ÷ relay |');
+  console.log('|---|---|---|---|');
+  for (const label of real) {
+    const [r, b] = [rows[label], rows[`relay/${label.slice(5)}`]];
+    console.log(`| ${label.slice(5)} | ${ratio(r.eventsPerSecond, b.eventsPerSecond)} | ${ratio(r.cpuUsPerEvent, b.cpuUsPerEvent)} | ${ratio(r.lateP99Ms, b.lateP99Ms)} |`);
+  }
 }
 NODE
