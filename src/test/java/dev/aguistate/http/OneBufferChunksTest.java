@@ -22,11 +22,20 @@ import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.impl.ConnectionBase;
 import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -54,6 +63,37 @@ class OneBufferChunksTest {
                 assertEquals(3, plain.writesPerChunk.get(i), "the encoder alone: size line, data, CRLF");
                 assertEquals(1, framed.writesPerChunk.get(i), "framed above the encoder: one buffer");
             }
+        }
+    }
+
+    /**
+     * In Vert.x's own HTTP/1.x server: the handler finds the encoder by the name Vert.x gives it (an upgrade that
+     * renames it would leave every frame unframed, silently), and the client reads the chunks it framed.
+     */
+    @Test
+    void itSitsInVertxsOwnServerPipelineAndTheClientReadsItsChunks() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            CompletableFuture<Boolean> installed = new CompletableFuture<>();
+            HttpServer server = vertx.createHttpServer().requestHandler(request -> {
+                OneBufferChunks.install(request);
+                installed.complete(((ConnectionBase) request.connection()).channelHandlerContext().pipeline()
+                        .get(OneBufferChunks.NAME) != null);
+                HttpServerResponse response = request.response().setChunked(true);
+                response.write("data: one\n\n");
+                response.write("data: two\n\n");
+                response.end();
+            }).listen(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+            java.net.http.HttpResponse<String> answer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                    .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + "/")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+
+            assertTrue(installed.get(10, TimeUnit.SECONDS), "no " + OneBufferChunks.ENCODER + " in Vert.x's pipeline");
+            assertEquals("data: one\n\ndata: two\n\n", answer.body());
+            assertEquals("chunked", answer.headers().firstValue("transfer-encoding").orElse(null));
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
