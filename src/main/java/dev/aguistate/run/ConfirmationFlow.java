@@ -154,10 +154,7 @@ final class ConfirmationFlow {
      * open, to be answered again, rather than a call with neither a result nor anyone asked about it.
      */
     ThreadInterrupts interruptsAfter() {
-        List<Interrupt> open = new ArrayList<>();
-        start.interrupts().open().stream().filter(interrupt -> !answered.contains(interrupt.id())).forEach(open::add);
-        open.addAll(opened);
-        return start.interrupts().next(open, answered);
+        return start.interrupts().next(opened, answered);
     }
 
     /**

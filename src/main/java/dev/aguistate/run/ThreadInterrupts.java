@@ -20,11 +20,17 @@ public record ThreadInterrupts(List<Interrupt> open, List<String> resolved) {
         resolved = List.copyOf(resolved);
     }
 
-    /** After a run: the interrupts it opened, and the ones it answered added to the remembered ones. */
+    /**
+     * After a run: open, those it did not answer and those it opened; remembered, the ones it answered too. An
+     * interrupt counts as answered only once its answer was carried out and recorded.
+     */
     ThreadInterrupts next(List<Interrupt> opened, List<String> answered) {
+        List<Interrupt> stillOpen = new ArrayList<>();
+        open.stream().filter(interrupt -> !answered.contains(interrupt.id())).forEach(stillOpen::add);
+        stillOpen.addAll(opened);
         List<String> remembered = new ArrayList<>(resolved);
         remembered.addAll(answered);
-        return new ThreadInterrupts(opened,
+        return new ThreadInterrupts(stillOpen,
                 remembered.subList(Math.max(0, remembered.size() - RESOLVED_KEPT), remembered.size()));
     }
 }
