@@ -37,6 +37,7 @@ public final class SseDecoder {
     private int decodedChars;
     /** The data of the queued {@link #HELD} events, one after another, and where each starts and ends. */
     private byte[] held = new byte[0];
+    /** Where the queued events' data ends: 0 whenever none is queued ({@link #releaseHeld}). */
     private int heldEnd;
     private int[] heldBounds = new int[16];
     private int heldFirst;
@@ -233,9 +234,6 @@ public final class SseDecoder {
     private String unhold() {
         String text = new String(held, heldEnd, pendingLength, StandardCharsets.US_ASCII);
         pendingLength = -1;
-        if (heldCount == 0) {
-            heldEnd = 0;
-        }
         return text;
     }
 
@@ -263,9 +261,6 @@ public final class SseDecoder {
         int length = pendingLength;
         pendingLength = -1;
         if (length == 0) {
-            if (heldCount == 0) {
-                heldEnd = 0;
-            }
             return; // an event with empty data is not an event
         }
         if ((heldFirst + heldCount + 1) * 2 > heldBounds.length) {
