@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -56,12 +57,17 @@ class SseDecoderTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void chunkBoundariesAnywhereIncludingInsideUtf8AndCrlf(long seed) {
+        assertEquals(EVENTS, decodeCrlfStreamInPieces(seed, SseDecoderTest::drain));
+    }
+
+    /** The CRLF stream, fed to a decoder in random pieces, each followed by {@code drain}: the events it drained. */
+    private static List<ServerSentEvent> decodeCrlfStreamInPieces(
+            long seed, BiConsumer<SseDecoder, List<ServerSentEvent>> drain) {
         byte[] body = STREAM.replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8);
-        Random random = new Random(seed);
         SseDecoder decoder = new SseDecoder();
         List<ServerSentEvent> events = new ArrayList<>();
-        feedInPieces(decoder, body, random, 5, () -> drain(decoder, events));
-        assertEquals(EVENTS, events);
+        feedInPieces(decoder, body, new Random(seed), 5, () -> drain.accept(decoder, events));
+        return events;
     }
 
     @Test
@@ -127,13 +133,9 @@ class SseDecoderTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void unnamedOneLineAsciiEventsCanBeReadInPlaceAndTheOthersAsText(long seed) {
-        byte[] body = STREAM.replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8);
-        Random random = new Random(seed);
-        SseDecoder decoder = new SseDecoder();
-        List<ServerSentEvent> events = new ArrayList<>();
         List<String> inPlace = new ArrayList<>();
-        feedInPieces(decoder, body, random, 5, () -> drainInPlaceFirst(decoder, events, inPlace));
-        assertEquals(EVENTS, events);
+        assertEquals(EVENTS, decodeCrlfStreamInPieces(seed,
+                (decoder, events) -> drainInPlaceFirst(decoder, events, inPlace)));
         assertEquals(List.of("no space", "[DONE]"), inPlace);
     }
 
