@@ -11,6 +11,7 @@ import dev.aguistate.llm.ModelEvent;
 import dev.aguistate.llm.StreamingModel;
 import dev.aguistate.llm.TokenCalibration;
 import dev.aguistate.llm.TokenEstimator;
+import dev.aguistate.mutiny.DirectExpansion;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.aguistate.protocol.AgUiEvent;
@@ -203,8 +204,7 @@ public class AgentRunner {
         }
         long sent = System.nanoTime();
         AtomicBoolean answered = new AtomicBoolean();
-        return model.stream(run.chatRequest())
-                .onItem().transformToIterable(e -> { // one callback per model event: each costs a context restore
+        return DirectExpansion.<ModelEvent, AgUiEvent>of(model.stream(run.chatRequest()), (e, out) -> {
                     if (answered.compareAndSet(false, true)) {
                         metrics.firstToken(Duration.ofNanos(System.nanoTime() - sent));
                     }
@@ -212,7 +212,7 @@ public class AgentRunner {
                         run.completed(completed);
                         metrics.tokenUsage(settings.provider(), settings.model(), completed.usage());
                     }
-                    return run.translate(e);
+                    run.translate(e, out);
                 })
                 .onTermination().invoke(run::chatEnded)
                 .onCompletion().switchTo(() -> afterRound(run, inbox));

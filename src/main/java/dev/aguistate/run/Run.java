@@ -326,12 +326,13 @@ final class Run {
         chat = null;
     }
 
-    List<AgUiEvent> translate(ModelEvent event) {
+    /** Adds the AG-UI events of one model event to {@code out}. */
+    void translate(ModelEvent event, List<AgUiEvent> out) {
         if (event instanceof ModelEvent.Completed completed && completed.usage() != null
                 && completed.usage().inputTokens() != null) {
             requests.reported(completed.usage().inputTokens());
         }
-        return translation.translate(event);
+        translation.translate(event, out);
     }
 
     /**

@@ -14,7 +14,6 @@ import dev.aguistate.protocol.PatchOperation;
 import dev.aguistate.state.DeltaPacing;
 import dev.aguistate.state.PredictiveMapping;
 import dev.aguistate.state.PredictiveState;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -82,9 +81,8 @@ final class StreamTranslation {
         return round;
     }
 
-    /** The AG-UI events for one model event. */
-    List<AgUiEvent> translate(ModelEvent event) {
-        List<AgUiEvent> out = new ArrayList<>(3);
+    /** Adds the AG-UI events of one model event to {@code out}. */
+    void translate(ModelEvent event, List<AgUiEvent> out) {
         if (event instanceof ModelEvent.ReasoningDelta reasoning) {
             round.reason(reasoning.text(), out);
         } else if (event instanceof ModelEvent.TextDelta text) {
@@ -110,7 +108,6 @@ final class StreamTranslation {
         } else {
             throw new IllegalStateException("no translation for model event " + event.getClass().getName());
         }
-        return out;
     }
 
     /**
