@@ -130,11 +130,10 @@ public class AgentRunner {
         return stoppable(run, work, stop, outcome)
                 .onSubscription().invoke(() -> {
                     metrics.started();
-                    LOG.infof("threadId=%s runId=%s: run started (agent %s, %d messages)", run.threadId(),
-                            run.runId(), agent.name(), input.messages().size());
+                    LOG.debugf("threadId=%s runId=%s: run started", run.threadId(), run.runId());
                 })
-                .onCompletion().invoke(() -> ended(run, outcome.get()))
-                .onCancellation().invoke(() -> ended(run, "cancelled"));
+                .onCompletion().invoke(() -> ended(run, input, outcome.get()))
+                .onCancellation().invoke(() -> ended(run, input, "cancelled"));
     }
 
     /**
@@ -160,10 +159,15 @@ public class AgentRunner {
         });
     }
 
-    private void ended(Run run, String outcome) {
+    /**
+     * One line per run, when it ends: a line when it starts too (now at DEBUG) was half of what a short run
+     * allocated for its logging, and a run still going shows in the metrics ({@code agui_runs_active}).
+     */
+    private void ended(Run run, RunAgentInput input, String outcome) {
         run.trace().ended(outcome);
         metrics.ended(run.agent().name(), outcome);
-        LOG.infof("threadId=%s runId=%s: run ended: %s", run.threadId(), run.runId(), outcome);
+        LOG.infof("threadId=%s runId=%s: run ended: %s (agent %s, %d messages)", run.threadId(), run.runId(), outcome,
+                run.agent().name(), input.messages().size());
     }
 
     /**
