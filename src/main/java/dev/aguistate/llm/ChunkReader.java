@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -91,11 +92,12 @@ final class ChunkReader {
      */
     static final class InPlace implements AutoCloseable {
 
+        /** Where the parser's unread bytes are released to: nowhere, only their count matters. */
+        private static final OutputStream UNREAD = OutputStream.nullOutputStream();
+
         private JsonParser async;
         private ByteArrayFeeder feeder;
         private JsonParser parser;
-        /** The bytes fed to {@code async}, which its locations count. */
-        private long fed;
 
         private static boolean whitespace(byte[] bytes, int from, int to) {
             for (int i = from; i < to; i++) {
@@ -115,15 +117,14 @@ final class ChunkReader {
                     feeder = (ByteArrayFeeder) async.getNonBlockingInputFeeder();
                     parser = new Complete(async);
                 }
-                long fedBefore = fed;
                 feeder.feedInput(bytes, start, start + length);
-                fed += length;
                 if (parser.nextToken() != JsonToken.START_OBJECT) {
                     close();
                     return null;
                 }
                 Chunk chunk = object(parser);
-                int after = start + (int) (async.currentLocation().getByteOffset() - fedBefore);
+                // what the parser has not read of the chunk: counted, not copied (its location would be an object)
+                int after = start + length - async.releaseBuffered(UNREAD);
                 if (whitespace(bytes, after, start + length)) {
                     async.nextToken(); // takes the whitespace, so that the parser wants the next chunk
                 } else {
@@ -147,7 +148,6 @@ final class ChunkReader {
                 async = null;
                 feeder = null;
                 parser = null;
-                fed = 0;
             }
         }
     }
