@@ -113,7 +113,7 @@ public final class OpenAiCompatibleModel implements StreamingModel {
                 listener.onError(noCall);
                 return;
             }
-            sent.call().exchange().start(sent.request(), sent.call().relay().reading(listener));
+            sent.call().exchange().start(sent.request(), sent.body(), sent.call().relay().reading(listener));
         }
 
         /** A blocking call would hold a thread for its whole length, which this server never does. */

@@ -3,6 +3,8 @@ package dev.aguistate.llm;
 import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.openai.OpenAiChatRequestParameters;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,8 +34,8 @@ final class PendingCalls<C> {
     private final Map<String, C> calls = new ConcurrentHashMap<>();
     private final AtomicLong lastKey = new AtomicLong();
 
-    /** The request of a call, as the upstream is to get it. */
-    record Sent<C>(C call, HttpRequest request) {}
+    /** The request of a call, as the upstream is to get it: its head, and its body as UTF-8. */
+    record Sent<C>(C call, HttpRequest request, byte[] body) {}
 
     /** Adds a call; its request must carry the returned key ({@link #carrying}). */
     String add(C call) {
@@ -81,11 +83,16 @@ final class PendingCalls<C> {
         if (call == null) {
             throw new IllegalStateException("an LLM request of a call that is no longer waiting for it");
         }
+        // The body as it is sent, in one copy of its UTF-8: all from the comma on is ASCII (regex's \s is)
+        byte[] utf8 = body.getBytes(StandardCharsets.UTF_8);
+        int cut = utf8.length - (body.length() - comma);
+        int end = key.end(2) - key.start(2);
+        byte[] sent = Arrays.copyOf(utf8, cut + end);
+        System.arraycopy(utf8, utf8.length - end, sent, cut, end);
         return new Sent<>(call, HttpRequest.builder()
                 .method(request.method())
                 .url(request.url())
                 .headers(request.headers())
-                .body(body.substring(0, comma) + key.group(2))
-                .build());
+                .build(), sent);
     }
 }

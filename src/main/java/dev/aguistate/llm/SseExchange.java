@@ -8,6 +8,7 @@ import dev.langchain4j.http.client.sse.ServerSentEvent;
 import dev.langchain4j.http.client.sse.ServerSentEventContext;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParsingHandle;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ConnectTimeoutException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
@@ -64,6 +65,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
 
     // Confined to the context:
     private HttpRequest request;
+    private byte[] body;
     private ServerSentEventListener listener;
     /** The listener, if it reads an event's ASCII data in place ({@link SseDecoder#pollAscii}). */
     private SseDecoder.AsciiData inPlace;
@@ -85,9 +87,10 @@ final class SseExchange implements ServerSentEventParsingHandle {
     }
 
     /** Sends the request; from now on the listener hears of the response, unless the exchange is cancelled. */
-    void start(HttpRequest request, ServerSentEventListener listener) {
+    void start(HttpRequest request, byte[] body, ServerSentEventListener listener) {
         context.runOnContext(v -> {
             this.request = request;
+            this.body = body;
             this.listener = listener;
             this.inPlace = listener instanceof SseDecoder.AsciiData reader ? reader : null;
             attempt();
@@ -151,7 +154,7 @@ final class SseExchange implements ServerSentEventParsingHandle {
             // handler Vert.x would also log it, without any context, at ERROR.
             sent.connection().exceptionHandler(reportedByTheExchange -> { });
             armTimer(upstream.responseTimeout(), () -> fail(ModelFailure.Kind.TIMEOUT, null));
-            sent.send(request.body() == null ? Buffer.buffer() : Buffer.buffer(request.body()))
+            sent.send(Buffer.buffer(Unpooled.wrappedBuffer(body))) // wrapped, not copied: nothing changes it
                     .onComplete(answered -> {
                         if (answered.succeeded()) {
                             // before anything else: it also hears of our own reset, which Vert.x would log otherwise

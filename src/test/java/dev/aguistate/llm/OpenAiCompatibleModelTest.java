@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aguistate.testing.StubResponse;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpRequest;
@@ -335,6 +336,20 @@ class OpenAiCompatibleModelTest extends StubbedModelTest {
         assertEquals(2, upstream.stub.requests().size());
         assertTrue(upstream.stub.requests().stream().noneMatch(request -> request.has(PendingCalls.FIELD)),
                 upstream.stub.requests().toString());
+    }
+
+    /** The key is cut out of the body's UTF-8, where text before it may take several bytes a character. */
+    @Test
+    void aRequestWithTextOutsideAsciiReachesTheUpstreamWholeAndWithoutItsKey() {
+        StubbedModel upstream = start();
+        upstream.stub.answerWhen(request -> true, StubResponse.stream().text("ok").build());
+        String question = "Grüße, 世界 🌍 \"quoted\" \u2028";
+
+        ask(upstream, question).awaitCompletion(WAIT);
+
+        JsonNode sent = upstream.stub.requests().get(0);
+        assertEquals(question, sent.path("messages").path(0).path("content").asText(), sent.toString());
+        assertFalse(sent.has(PendingCalls.FIELD), sent.toString());
     }
 
     private static AssertSubscriber<ModelEvent> ask(StubbedModel upstream, String question) {
