@@ -161,12 +161,14 @@ public class AgentRunner {
 
     /**
      * One line per run, when it ends: a line when it starts too (now at DEBUG) was half of what a short run
-     * allocated for its logging, and a run still going shows in the metrics ({@code agui_runs_active}).
+     * allocated for its logging, and a run still going shows in the metrics ({@code agui_runs_active}). The count is
+     * formatted with {@code %s}: {@code %d} looks up the locale's digits for every line. Parameters, not
+     * concatenation, so that the log filter escapes what a client chose (docs/reliability.md, "Logs").
      */
     private void ended(Run run, RunAgentInput input, String outcome) {
         run.trace().ended(outcome);
         metrics.ended(run.agent().name(), outcome);
-        LOG.infof("threadId=%s runId=%s: run ended: %s (agent %s, %d messages)", run.threadId(), run.runId(), outcome,
+        LOG.infof("threadId=%s runId=%s: run ended: %s (agent %s, messages %s)", run.threadId(), run.runId(), outcome,
                 run.agent().name(), input.messages().size());
     }
 
