@@ -1,19 +1,25 @@
 package dev.aguistate.protocol;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.LocalDate;
 
 /**
  * The JSON rules of the wire, in one place.
@@ -37,6 +43,7 @@ public final class AgUiJson {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             // timestamps (thread API, stores) as ISO-8601 text
             .addModule(new JavaTimeModule())
+            .addModule(new SimpleModule("iso-instants").addSerializer(Instant.class, new IsoInstant()))
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .withCoercionConfig(LogicalType.Textual, cfg -> cfg
                     .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
@@ -76,6 +83,68 @@ public final class AgUiJson {
 
     public static <T> T read(byte[] json, Class<T> type) throws IOException {
         return MAPPER.readValue(json, type);
+    }
+
+    /**
+     * An instant as {@link Instant#toString} writes it (as Jackson's own serializer did), without the formatter:
+     * {@code DateTimeFormatter} allocated about half a kilobyte per instant, and every commit writes the time of each
+     * message of its thread. Years outside 0000-9999 (a sign, five digits) are left to {@code toString}.
+     */
+    private static final class IsoInstant extends StdSerializer<Instant> {
+
+        private static final long FIRST_DAY = LocalDate.of(0, 1, 1).toEpochDay();
+        private static final long LAST_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
+        private static final int SECONDS_A_DAY = 86_400;
+
+        IsoInstant() {
+            super(Instant.class);
+        }
+
+        @Override
+        public void serialize(Instant value, JsonGenerator json, SerializerProvider provider) throws IOException {
+            long seconds = value.getEpochSecond();
+            long day = Math.floorDiv(seconds, SECONDS_A_DAY);
+            if (day < FIRST_DAY || day > LAST_DAY) {
+                json.writeString(value.toString());
+                return;
+            }
+            LocalDate date = LocalDate.ofEpochDay(day);
+            int second = (int) Math.floorMod(seconds, SECONDS_A_DAY);
+            int nano = value.getNano();
+            char[] text = new char[30]; // 2026-11-27T22:49:22.123456789Z
+            int at = digits(text, 0, date.getYear(), 4);
+            text[at++] = '-';
+            at = digits(text, at, date.getMonthValue(), 2);
+            text[at++] = '-';
+            at = digits(text, at, date.getDayOfMonth(), 2);
+            text[at++] = 'T';
+            at = digits(text, at, second / 3600, 2);
+            text[at++] = ':';
+            at = digits(text, at, second / 60 % 60, 2);
+            text[at++] = ':';
+            at = digits(text, at, second % 60, 2);
+            if (nano > 0) { // in groups of three digits, as many as it takes
+                text[at++] = '.';
+                if (nano % 1_000_000 == 0) {
+                    at = digits(text, at, nano / 1_000_000, 3);
+                } else if (nano % 1000 == 0) {
+                    at = digits(text, at, nano / 1000, 6);
+                } else {
+                    at = digits(text, at, nano, 9);
+                }
+            }
+            text[at++] = 'Z';
+            json.writeString(text, 0, at);
+        }
+
+        /** {@code value} as exactly {@code width} decimal digits at {@code at}; where the next character goes. */
+        private static int digits(char[] text, int at, int value, int width) {
+            for (int i = at + width - 1; i >= at; i--) {
+                text[i] = (char) ('0' + value % 10);
+                value /= 10;
+            }
+            return at + width;
+        }
     }
 
     /** Parses JSON text that is known to be valid (e.g. produced by us); fails loudly otherwise. */
