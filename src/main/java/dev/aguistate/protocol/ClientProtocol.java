@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +31,15 @@ public enum ClientProtocol {
 
     private static final Pattern VERSION = Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,64})?");
     private static final byte[] NOTHING = new byte[0];
+    /** What a frame that changes holds, as {@link AgUiJson} writes it (compact). */
+    private static final byte[] PENDING_CALLS = ascii("\"pendingToolCallIds\":");
+    private static final byte[] CANCELLED = ascii("\"cancelled\"");
+    private static final byte[] CONTENT_PARTS = ascii("\"content\":[");
+    private static final byte[] TOOL_MESSAGE = ascii("\"role\":\"tool\"");
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
 
     /** Whether {@code declared} reads as a version: digits and dots, an optional pre-release or build suffix. */
     public static boolean isVersion(String declared) {
@@ -52,11 +63,16 @@ public enum ClientProtocol {
         }
         boolean finished = data >= 0 && EventType.RUN_FINISHED.begins(frame, data);
         boolean result = data >= 0 && EventType.TOOL_CALL_RESULT.begins(frame, data);
-        if (!finished && !result && (data < 0 || !EventType.MESSAGES_SNAPSHOT.begins(frame, data))) {
+        boolean snapshot = data >= 0 && EventType.MESSAGES_SNAPSHOT.begins(frame, data);
+        // Only a frame holding what changes is read (text the same as it, inside a string, is read for nothing):
+        // most runs' RUN_FINISHED and MESSAGES_SNAPSHOT go out as made, without a parse and a write each.
+        if (!(finished && (holds(frame, data, PENDING_CALLS) || holds(frame, data, CANCELLED)))
+                && !(result && holds(frame, data, CONTENT_PARTS))
+                && !(snapshot && holds(frame, data, TOOL_MESSAGE) && holds(frame, data, CONTENT_PARTS))) {
             return frame;
         }
         ObjectNode event = read(frame, data, SseFrames.jsonEnd(frame));
-        if (result && !event.path("content").isArray()) {
+        if (result && !event.path("content").isArray() || snapshot && !holdsToolParts(event)) {
             return frame;
         }
         ObjectNode adapted = finished ? preOneZeroEnd(event) : result ? asText(event) : preOneZeroMessages(event);
@@ -88,16 +104,40 @@ public enum ClientProtocol {
     /** A {@code MESSAGES_SNAPSHOT} whose tool messages hold text, as before 1.0, rather than content parts. */
     private static ObjectNode preOneZeroMessages(ObjectNode snapshot) {
         for (JsonNode message : snapshot.path("messages")) {
-            if (message.path("role").asText().equals("tool") && message.path("content").isArray()) {
+            if (toolParts(message)) {
                 asText((ObjectNode) message);
             }
         }
         return snapshot;
     }
 
+    private static boolean holdsToolParts(ObjectNode snapshot) {
+        for (JsonNode message : snapshot.path("messages")) {
+            if (toolParts(message)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean toolParts(JsonNode message) {
+        return message.path("role").asText().equals("tool") && message.path("content").isArray();
+    }
+
     /** A tool message or result whose content parts become the text of its text parts. */
     private static ObjectNode asText(ObjectNode holder) {
         return holder.put("content", AgUiJson.mapper().convertValue(holder.get("content"), MessageContent.class).text());
+    }
+
+    /** Whether {@code text} (ASCII) occurs in {@code frame} from {@code from} on. */
+    private static boolean holds(byte[] frame, int from, byte[] text) {
+        int last = frame.length - text.length;
+        for (int at = from; at <= last; at++) {
+            if (frame[at] == text[0] && Arrays.equals(frame, at, at + text.length, text, 0, text.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ObjectNode read(byte[] frame, int from, int to) {

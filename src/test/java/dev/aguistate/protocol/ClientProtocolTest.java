@@ -113,6 +113,22 @@ class ClientProtocolTest {
         assertArrayEquals(SseFrames.keepAlive(), ClientProtocol.PRE_1_0.adapt(keepAlive));
     }
 
+    /** Most runs end so: their last two frames reach a client before 1.0 as made, the very arrays. */
+    @Test
+    void aSuccessWithoutPendingCallsAndASnapshotWithoutToolPartsGoOutAsMadeBeforeOneZero() throws Exception {
+        byte[] finished = SseFrames.frame("r:7", AgUiJson.writeBytes(new AgUiEvent.RunFinished("t", "r", null,
+                new RunOutcome.Success(List.of()), List.of(new TokenUsage("openai", "gpt", 3, 4, 7, null, null)))));
+        assertSame(finished, ClientProtocol.PRE_1_0.adapt(finished));
+        String snapshot = """
+                {"type":"MESSAGES_SNAPSHOT","messages":[
+                  {"id":"u","role":"user","content":[{"type":"text","text":"the role \\"tool\\" is cancelled"}]},
+                  {"id":"a","role":"assistant","content":"done","toolCalls":[{"id":"c","type":"function",
+                    "function":{"name":"f","arguments":"{}"}}]},
+                  {"id":"t","role":"tool","toolCallId":"c","content":"plain"}]}""";
+        byte[] frame = SseFrames.frame("r:8", AgUiJson.mapper().writeValueAsBytes(AgUiJson.mapper().readTree(snapshot)));
+        assertSame(frame, ClientProtocol.PRE_1_0.adapt(frame), "no tool message has content parts");
+    }
+
     /** The event of a frame, checking that its {@code id:} line is {@code id} (none when null). */
     private static JsonNode json(byte[] frame, String id) {
         String text = new String(frame, StandardCharsets.UTF_8);
