@@ -59,18 +59,21 @@ final class ChunkReader {
                 return EMPTY;
             }
             expect(parser, first, JsonToken.START_OBJECT);
-            return object(parser);
+            return object(parser, new Fields());
         }
     }
 
-    /** The chunk's object, from after its {@code START_OBJECT} to its {@code END_OBJECT}. */
-    private static Chunk object(JsonParser parser) throws IOException {
-        Fields fields = new Fields();
+    /**
+     * The chunk's object, from after its {@code START_OBJECT} to its {@code END_OBJECT}, read into {@code fields}
+     * (cleared first).
+     */
+    private static Chunk object(JsonParser parser, Fields fields) throws IOException {
+        fields.clear();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             JsonToken value = parser.nextToken();
             switch (name) {
-                case "model" -> fields.model = text(parser);
+                case "model" -> fields.model = fields.model(parser);
                 case "choices" -> choices(parser, value, fields);
                 case "usage" -> fields.usage = usage(parser, value);
                 case "error" -> fields.error = error(parser, value);
@@ -98,6 +101,8 @@ final class ChunkReader {
         private JsonParser async;
         private ByteArrayFeeder feeder;
         private JsonParser parser;
+        /** One for the stream's chunks, read one after another. */
+        private final Fields fields = new Fields();
 
         private static boolean whitespace(byte[] bytes, int from, int to) {
             for (int i = from; i < to; i++) {
@@ -122,7 +127,7 @@ final class ChunkReader {
                     close();
                     return null;
                 }
-                Chunk chunk = object(parser);
+                Chunk chunk = object(parser, fields);
                 // what the parser has not read of the chunk: counted, not copied (its location would be an object)
                 int after = start + length - async.releaseBuffered(UNREAD);
                 if (whitespace(bytes, after, start + length)) {
@@ -169,7 +174,10 @@ final class ChunkReader {
         }
     }
 
-    /** The chunk's fields while it is read. */
+    /**
+     * The chunk's fields while it is read; a stream's reader reuses them, chunk after chunk. Every chunk names the
+     * model, nearly always the same: the name of the last one is reused when the text is the same, not made again.
+     */
     private static final class Fields {
         String model;
         String content;
@@ -179,6 +187,40 @@ final class ChunkReader {
         String finishReason;
         ModelUsage usage;
         ModelFailure.Kind error;
+        private String lastModel;
+
+        void clear() {
+            model = null;
+            content = null;
+            reasoning = null;
+            refusal = null;
+            toolCalls = null;
+            finishReason = null;
+            usage = null;
+            error = null;
+        }
+
+        String model(JsonParser parser) throws IOException {
+            if (lastModel == null || parser.currentToken() != JsonToken.VALUE_STRING || !isLastModel(parser)) {
+                lastModel = text(parser);
+            }
+            return lastModel;
+        }
+
+        private boolean isLastModel(JsonParser parser) throws IOException {
+            int length = parser.getTextLength();
+            if (length != lastModel.length()) {
+                return false;
+            }
+            char[] text = parser.getTextCharacters();
+            int offset = parser.getTextOffset();
+            for (int i = 0; i < length; i++) {
+                if (text[offset + i] != lastModel.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static void choices(JsonParser parser, JsonToken value, Fields fields) throws IOException {
