@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 public class GatedAgent {
 
     static final String NAME = "gated";
+    static final String APPROVAL = "gated-approval";
     static final String TOOL = "pass_gate";
     private static final long MAX_WAIT_SECONDS = 30;
 
@@ -40,12 +41,22 @@ public class GatedAgent {
     @Produces
     @Singleton
     AgentDefinition gated() {
-        return AgentDefinition.builder(NAME)
-                .description("test agent whose tool waits for the test")
-                .tool(BackendTool.builder(TOOL).description("Wait at the gate").handler((args, context) -> {
-                    reached.countDown();
-                    return opened.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS) ? "passed" : "the gate stayed closed";
-                }))
+        return AgentDefinition.builder(NAME).description("test agent whose tool waits for the test").tool(gate())
                 .build();
+    }
+
+    /** The agent {@code gated-approval}: the same tool, run only once the user approved the call. */
+    @Produces
+    @Singleton
+    AgentDefinition gatedApproval() {
+        return AgentDefinition.builder(APPROVAL).description("test agent whose tool waits for approval, then the test")
+                .tool(gate()).requireConfirmation(TOOL).build();
+    }
+
+    private static BackendTool gate() {
+        return BackendTool.builder(TOOL).description("Wait at the gate").handler((args, context) -> {
+            reached.countDown();
+            return opened.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS) ? "passed" : "the gate stayed closed";
+        });
     }
 }
