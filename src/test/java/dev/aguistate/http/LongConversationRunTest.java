@@ -14,7 +14,6 @@ import dev.aguistate.testing.StubbedLlmTestBase;
 import dev.aguistate.testing.TestAgents;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,16 +45,6 @@ class LongConversationRunTest extends StubbedLlmTestBase {
         assertTrue(open.isEmpty(), "calls " + open + " unanswered at the end");
     }
 
-    private static List<String> userContents(JsonNode request) {
-        List<String> contents = new ArrayList<>();
-        request.get("messages").forEach(m -> {
-            if (m.get("role").asText().equals("user")) {
-                contents.add(m.get("content").asText());
-            }
-        });
-        return contents;
-    }
-
     @Test
     void aThreeHundredTurnThreadStaysWithinTheBudgetOnEveryRun() {
         String threadId = RunRequests.fresh().threadId();
@@ -83,7 +72,7 @@ class LongConversationRunTest extends StubbedLlmTestBase {
                 largest = Math.max(largest, tokens);
                 assertTrue(tokens <= TestAgents.SMALL_INPUT_BUDGET, "turn " + turn + ": " + tokens + " tokens");
                 assertToolCallsAnswered(sent);
-                List<String> asked = userContents(sent);
+                List<String> asked = RunRequests.contents(sent, "user");
                 assertEquals(TASK, asked.get(0), "turn " + turn + ": the task stays");
                 assertEquals(question, asked.get(asked.size() - 1), "turn " + turn + ": the question is there");
             }

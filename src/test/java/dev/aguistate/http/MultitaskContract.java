@@ -239,13 +239,9 @@ abstract class MultitaskContract extends StubbedLlmTestBase {
         } finally {
             senders.shutdownNow();
         }
-        JsonNode messages = stored(threadId).get("messages");
-        List<String> users = new ArrayList<>();
-        messages.forEach(m -> {
-            if (m.get("role").asText().equals("user")) {
-                users.add(m.get("content").asText());
-            }
-        });
+        JsonNode thread = stored(threadId);
+        JsonNode messages = thread.get("messages");
+        List<String> users = RunRequests.contents(thread, "user");
         assertEquals(IntStream.range(0, clients).mapToObj(i -> "message " + i).sorted().toList(),
                 users.stream().sorted().toList(), "each message once: " + messages);
         List<String> roles = StreamSupport.stream(messages.spliterator(), false).map(m -> m.get("role").asText())

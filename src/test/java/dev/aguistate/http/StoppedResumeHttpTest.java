@@ -13,7 +13,6 @@ import dev.aguistate.testing.StubbedLlmTestBase;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,7 +58,7 @@ class StoppedResumeHttpTest extends StubbedLlmTestBase {
         GatedAgent.open(); // the stopped call's tool returns now; nothing keeps what it says
         JsonNode thread = thread(asking.threadId());
         assertEquals(interrupt, thread.at("/pendingInterrupts/0/id").asText(), "the question is still asked: " + thread);
-        assertEquals(List.of(), toolResults(thread), "the stopped round is not kept: " + thread);
+        assertEquals(List.of(), RunRequests.contents(thread, "tool"), "the stopped round is not kept: " + thread);
 
         stub.enqueue(StubResponse.stream().text("Through the gate.").build());
         RunRequests again = approval(asking.threadId(), "run-approved-again", interrupt);
@@ -68,7 +67,7 @@ class StoppedResumeHttpTest extends StubbedLlmTestBase {
         EventStreamVerifier.verify(carried.events(), again.threadId(), again.runId());
         assertEquals("success", carried.last().at("/outcome/type").asText(), carried.raw());
         JsonNode after = thread(asking.threadId());
-        assertEquals(List.of(ConfirmationMessages.GENERIC.approved() + "\npassed"), toolResults(after),
+        assertEquals(List.of(ConfirmationMessages.GENERIC.approved() + "\npassed"), RunRequests.contents(after, "tool"),
                 "the call ran once, as approved: " + after);
         assertEquals(0, after.path("pendingInterrupts").size(), after.toString());
     }
@@ -85,15 +84,5 @@ class StoppedResumeHttpTest extends StubbedLlmTestBase {
         HttpResponse<String> thread = carol.get("/threads/" + threadId);
         assertEquals(200, thread.statusCode(), thread.body());
         return RunRequests.parse(thread.body());
-    }
-
-    private static List<String> toolResults(JsonNode thread) {
-        List<String> results = new ArrayList<>();
-        thread.path("messages").forEach(message -> {
-            if (message.path("role").asText().equals("tool")) {
-                results.add(message.path("content").asText());
-            }
-        });
-        return results;
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /** Builds run request bodies (RunAgentInput JSON) for tests. */
@@ -84,6 +86,17 @@ public final class RunRequests {
 
     public String json() {
         return body.toString();
+    }
+
+    /** The text of each message of {@code role} in a request, a thread or an LLM request ({@code messages}), in order. */
+    public static List<String> contents(JsonNode withMessages, String role) {
+        List<String> contents = new ArrayList<>();
+        withMessages.path("messages").forEach(message -> {
+            if (message.path("role").asText().equals(role)) {
+                contents.add(message.path("content").asText());
+            }
+        });
+        return contents;
     }
 
     public static ObjectNode parse(String json) {
