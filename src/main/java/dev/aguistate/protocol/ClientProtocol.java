@@ -72,10 +72,16 @@ public enum ClientProtocol {
             return frame;
         }
         ObjectNode event = read(frame, data, SseFrames.jsonEnd(frame));
-        if (result && !event.path("content").isArray() || snapshot && !holdsToolParts(event)) {
+        ObjectNode adapted;
+        if (finished) {
+            adapted = preOneZeroEnd(event);
+        } else if (result && event.path("content").isArray()) {
+            adapted = asText(event);
+        } else if (snapshot && preOneZeroMessages(event)) {
+            adapted = event;
+        } else {
             return frame;
         }
-        ObjectNode adapted = finished ? preOneZeroEnd(event) : result ? asText(event) : preOneZeroMessages(event);
         return SseFrames.frame(SseFrames.id(frame), adapted);
     }
 
@@ -101,27 +107,19 @@ public enum ClientProtocol {
         return finished;
     }
 
-    /** A {@code MESSAGES_SNAPSHOT} whose tool messages hold text, as before 1.0, rather than content parts. */
-    private static ObjectNode preOneZeroMessages(ObjectNode snapshot) {
+    /**
+     * Makes a {@code MESSAGES_SNAPSHOT}'s tool messages hold text, as before 1.0, rather than content parts; whether
+     * any had parts (else the snapshot is as it was).
+     */
+    private static boolean preOneZeroMessages(ObjectNode snapshot) {
+        boolean changed = false;
         for (JsonNode message : snapshot.path("messages")) {
-            if (toolParts(message)) {
+            if (message.path("role").asText().equals("tool") && message.path("content").isArray()) {
                 asText((ObjectNode) message);
+                changed = true;
             }
         }
-        return snapshot;
-    }
-
-    private static boolean holdsToolParts(ObjectNode snapshot) {
-        for (JsonNode message : snapshot.path("messages")) {
-            if (toolParts(message)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean toolParts(JsonNode message) {
-        return message.path("role").asText().equals("tool") && message.path("content").isArray();
+        return changed;
     }
 
     /** A tool message or result whose content parts become the text of its text parts. */
