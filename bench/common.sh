@@ -34,13 +34,44 @@ start() { # name ready-command command...
 # production server keeps per process (agui.run.max-active, 1000 by default), which would answer most of them 429.
 bench_bounds=(-Dagui.run.max-active=100000)
 
+# The JIT compilers' time so far in a JVM, in seconds (jstat's C1 and C2 together).
+jit_seconds() { jstat -compiler "$1" | awk 'NR == 2 { print $4 }'; }
+
+# Runs CLIENTS closed-loop clients against URL in 10 s slices until the JIT of the JVM PID has settled: its compilers
+# worked under 0.2 s (2 % of a core) in the last slice, or BENCH_JIT_MAX seconds (240) went by. At N = 2,000 on 2
+# cores ours kept C2 busy at about a core's worth for the first minute and settled after 80–110 s, the relay and the
+# bare writer after 70: a window that opens earlier measures the JIT as much as the server. Prints how long it took.
+settle_jit() { # url pid clients
+  local before after slices=0
+  while [ $((slices * 10)) -lt "${BENCH_JIT_MAX:-240}" ]; do
+    before=$(jit_seconds "$2")
+    node bench/load.mjs --url "$1" --clients "$3" --warmup 0 --seconds 10 --pace "$pace" >/dev/null
+    after=$(jit_seconds "$2")
+    slices=$((slices + 1))
+    if awk -v a="$after" -v b="$before" 'BEGIN { exit !(a - b < 0.2) }'; then break; fi
+  done
+  echo "JIT of $2 settled after ${slices} × 10 s at $3 clients (its compilers: $(jit_seconds "$2") s in all)" >&2
+}
+
+# starts BenchServers' OpenAI-wire upstream stub on $stub_port (40 chunks $pace ms apart)
+start_stub() {
+  start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
+    dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
+}
+
+# starts BenchServers' bare relay of that stub on $ours_port (the real path's reference); sets $started
+start_relay() {
+  start_stub
+  start relay "grep -q ready $work/relay.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
+    dev.aguistate.bench.BenchServers relay "$ours_port" 40 "$pace" "$stub_port"
+}
+
 # starts the packaged server on $ours_port with $jvm_opts, answering from the scripted demo model ($pace ms a chunk)
-# or, on the real path, from BenchServers' upstream stub on $stub_port (40 chunks $pace ms apart); sets $started
+# or, on the real path, from start_stub's stub; sets $started
 start_path() { # scripted|real
   local llm=(-Dagui.llm.demo.chunk-delay="${pace}ms")
   if [ "$1" = real ]; then
-    start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-      dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
+    start_stub
     llm=(-Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" -Dagui.llm.api-key=bench -Dagui.llm.model=bench)
   fi
   # shellcheck disable=SC2086

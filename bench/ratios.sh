@@ -11,6 +11,8 @@
 # sources: the bare writer, the bare relay and the upstream stub). Settings, by environment variable:
 #   BENCH_N ("100 500 2000")  BENCH_PATHS ("scripted real")  BENCH_SECONDS (20)  BENCH_WARMUP (5, per row)
 #   BENCH_SERVER_WARMUP (15: seconds at 100 clients right after each server starts, not measured: its JIT)
+#   BENCH_JIT_MAX (240: before each row, its N clients run in 10 s slices until the server's JIT has settled, at most
+#   this long; bench/common.sh's settle_jit)
 #   BENCH_PACE_MS (15)  BENCH_WORDS (40: the bare writer's and the stub's words per answer)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError": ours, as in docs/operations.md's production
 #   section)  BENCH_PORT (18150: bare; +1 the stub; +2 ours; +3 the relay)  BENCH_SKIP_BUILD (unset: ./mvnw -q package -DskipTests)
@@ -40,6 +42,7 @@ warm_up() { # url
 }
 
 measure() { # label url pid clients (every run is validated; those still open after the window get 60 s to end)
+  settle_jit "$2" "$3" "$4"
   node bench/load.mjs --url "$2" --clients "$4" --warmup "$warmup" --seconds "$seconds" --pace "$pace" --pid "$3" \
     | tee -a "$work/results.jsonl" | sed "s|^|$1 |" >&2
   tail -n 1 "$work/results.jsonl" | sed "s|^|{\"label\":\"$1\",\"row\":|; s|$|}|" >>"$work/rows.jsonl"
