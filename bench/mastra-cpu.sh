@@ -2,7 +2,8 @@
 # Server CPU per run, ours beside Mastra's AG-UI server (bench/mastra-agui.mjs), both answering from the same
 # OpenAI-wire stub (BenchServers upstream: BENCH_WORDS chunks BENCH_PACE_MS apart), driven by the same closed-loop
 # load generator (bench/load.mjs, every run validated) at each of BENCH_CLIENTS concurrent clients. Each server gets a
-# warm-up at 50 clients first (its JIT), then one measured row per client count. The bare Vert.x relay of the stub's
+# warm-up at 50 clients first (its JIT), then one measured row per client count; before each row of a JVM (ours, the
+# relay) its clients run until its JIT has settled (bench/common.sh's settle_jit, at most BENCH_JIT_MAX seconds). The bare Vert.x relay of the stub's
 # stream (BenchServers relay: one frame per chunk, the least a server reading an upstream does) gets rows too: the
 # floor of CPU per run on this harness. Results: docs/benchmarks.md.
 #
@@ -54,6 +55,7 @@ for server in "ours http://127.0.0.1:$ours_port/agui $ours_pid" "mastra http://1
   read -r name url pid <<<"$server"
   node bench/load.mjs --url "$url" --clients 50 --warmup "$server_warmup" --seconds 1 --pace "$pace" >/dev/null
   for clients in $counts; do
+    if [ "$name" != mastra ]; then settle_jit "$url" "$pid" "$clients"; fi # V8's tiers settle within the warm-up
     node bench/load.mjs --url "$url" --clients "$clients" --warmup "$warmup" --seconds "$seconds" --pace "$pace" \
       --pid "$pid" | sed "s|^|{\"server\":\"$name\",\"row\":|; s|$|}|" | tee -a "$work/rows.jsonl" >&2
   done
