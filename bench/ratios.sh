@@ -61,8 +61,7 @@ start_ours() { # path
 
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); ${seconds} s measured after ${warmup} s" \
   "per row; pacing ${pace} ms; ours: $jvm_opts" >&2
-start stub "grep -q ready $work/stub.log" java -cp "$classpath" dev.aguistate.bench.BenchServers upstream \
-  "$stub_port" "$words" "$pace"
+start_stub
 start bare "grep -q ready $work/bare.log" java -cp "$classpath" dev.aguistate.bench.BenchServers bare \
   "$bare_port" "$words" "$pace"
 bare_pid=$started
@@ -72,8 +71,7 @@ for n in $counts; do
 done
 stop "$bare_pid"
 if [[ " $paths " == *" real "* ]]; then
-  start relay "grep -q ready $work/relay.log" java -cp "$classpath" dev.aguistate.bench.BenchServers relay \
-    "$relay_port" "$words" "$pace" "$stub_port"
+  start_relay "$relay_port"
   relay_pid=$started
   warm_up "http://127.0.0.1:$relay_port/agui"
   for n in $counts; do

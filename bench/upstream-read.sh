@@ -24,8 +24,7 @@ out="$PWD/target/upstream-read.jfr"
 # shellcheck source=bench/common.sh
 source bench/common.sh
 
-start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-  dev.aguistate.bench.BenchServers upstream "$stub_port" 40 "$pace"
+start_stub
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $streams streams, ${seconds} s after ${warmup} s"
 result=$(java -Xmx512m -XX:+UseG1GC -XX:FlightRecorderOptions:stackdepth=128 \
   -cp "$classes:target/quarkus-app/lib/main/*:target/quarkus-app/lib/boot/*" bench/ReadPath.java "http://127.0.0.1:$stub_port/v1" "$streams" \

@@ -28,8 +28,7 @@ jvm_opts="-Xmx512m"
 # shellcheck source=bench/common.sh
 source bench/common.sh
 llm=(-Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" -Dagui.llm.api-key=bench -Dagui.llm.model=bench)
-start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-  dev.aguistate.bench.BenchServers upstream "$stub_port" "$words" "$pace"
+start_stub
 start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
   java $jvm_opts -Dquarkus.http.port="$ours_port" "${llm[@]}" -jar target/quarkus-app/quarkus-run.jar
 start ours-gzip "curl -sf http://127.0.0.1:$gzip_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
