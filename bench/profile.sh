@@ -9,7 +9,7 @@
 # relay profiles BenchServers' bare relay of the same stub, the real path's reference, started as ratios.sh starts it
 # (without BENCH_JVM_OPTS): each kind's share times the load's CPU µs per event sets the two side by side per event.
 #   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (10)  BENCH_PACE_MS (15)
-#   BENCH_JIT_MAX (240: at most this long for the JIT to settle)
+#   BENCH_JIT_MAX (420: at most this long for the JIT to settle)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError")  BENCH_PORT (18170: the stub; +1 ours)
 # The stacks stay in target/profile-PATH-N.collapsed (one "frame;frame;... count" per line, for flame graph tools).
 set -euo pipefail

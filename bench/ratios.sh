@@ -11,7 +11,7 @@
 # sources: the bare writer, the bare relay and the upstream stub). Settings, by environment variable:
 #   BENCH_N ("100 500 2000")  BENCH_PATHS ("scripted real")  BENCH_SECONDS (20)  BENCH_WARMUP (5, per row)
 #   BENCH_SERVER_WARMUP (15: seconds at 100 clients right after each server starts, not measured: its JIT)
-#   BENCH_JIT_MAX (240: before each row, its N clients run in 10 s slices until the server's JIT has settled, at most
+#   BENCH_JIT_MAX (420: before each row, its N clients run in 10 s slices until the server's JIT has settled, at most
 #   this long; bench/common.sh's settle_jit)
 #   BENCH_PACE_MS (15)  BENCH_WORDS (40: the bare writer's and the stub's words per answer)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError": ours, as in docs/operations.md's production
