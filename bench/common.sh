@@ -43,8 +43,8 @@ cpu_seconds() { awk -v tick="$(getconf CLK_TCK)" '{ print ($14 + $15) / tick }' 
 # Runs CLIENTS closed-loop clients against URL in 10 s slices until the JIT of the JVM PID has settled: its compilers
 # took under 2 % of the JVM's CPU time in the last slice, or BENCH_JIT_MAX seconds (420) went by. At N = 2,000 on 2
 # cores ours kept C2 busy at about a core's worth for the first minute and settled after 80–110 s, the relay and the
-# bare writer after 70: a window that opens earlier measures the JIT as much as the server. At 50 clients, where the
-# server uses a quarter of a core, ours compiled in bursts for about 270 s. Prints how long it took, and sets
+# bare writer after 70: a window that opens earlier measures the JIT as much as the server. At 50 clients (a sixth
+# of a core once settled) ours compiled in bursts for about 270 s. Prints how long it took, and sets
 # $settled_seconds to that.
 settle_jit() { # url pid clients
   local jit cpu slices=0 outcome="still compiling after"
