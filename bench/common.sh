@@ -63,16 +63,19 @@ settle_jit() { # url pid clients
   echo "JIT of $2 $outcome ${slices} × 10 s at $3 clients (its compilers: $(jit_seconds "$2") s in all)" >&2
 }
 
-# starts BenchServers' OpenAI-wire upstream stub on $stub_port ($words chunks, 40 unless set, $pace ms apart)
-start_stub() {
-  start stub "grep -q ready $work/stub.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-    dev.aguistate.bench.BenchServers upstream "$stub_port" "${words:-40}" "$pace"
+# starts one of BenchServers' servers (test sources: upstream, relay or bare, then its arguments) as NAME; sets $started
+start_bench_server() { # name server args...
+  local name=$1; shift
+  start "$name" "grep -q ready $work/$name.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
+    dev.aguistate.bench.BenchServers "$@"
 }
+
+# starts BenchServers' OpenAI-wire upstream stub on $stub_port ($words chunks, 40 unless set, $pace ms apart)
+start_stub() { start_bench_server stub upstream "$stub_port" "${words:-40}" "$pace"; }
 
 # starts BenchServers' bare relay of start_stub's stub on PORT (the real path's reference); sets $started
 start_relay() { # port
-  start relay "grep -q ready $work/relay.log" java -cp "target/test-classes:target/quarkus-app/lib/main/*" \
-    dev.aguistate.bench.BenchServers relay "$1" "${words:-40}" "$pace" "$stub_port"
+  start_bench_server relay relay "$1" "${words:-40}" "$pace" "$stub_port"
 }
 
 # starts the packaged server on $ours_port with $jvm_opts, answering from the scripted demo model ($pace ms a chunk)

@@ -37,10 +37,8 @@ source bench/common.sh
 
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $words chunks $pace ms apart;" \
   "${seconds} s measured after ${warmup} s per row" >&2
-start_stub
-start ours "curl -sf http://127.0.0.1:$ours_port/q/health/ready" env -u AGUI_LLM_API_KEY -u AGUI_LLM_BASE_URL \
-  java -Xmx512m -XX:+UseG1GC -Dquarkus.http.port="$ours_port" -Dagui.llm.base-url="http://127.0.0.1:$stub_port/v1" \
-  -Dagui.llm.api-key=bench -Dagui.llm.model=bench -jar target/quarkus-app/quarkus-run.jar
+jvm_opts="-Xmx512m -XX:+UseG1GC"
+start_path real # the stub, then ours reading it
 ours_pid=$started
 cp bench/mastra-agui.mjs "$mastra_dir/"
 start mastra "grep -q ready $work/mastra.log" "$node22" "$mastra_dir/mastra-agui.mjs" "$mastra_port" \

@@ -31,7 +31,6 @@ bare_port=${BENCH_PORT:-18150}
 stub_port=$((bare_port + 1))
 ours_port=$((bare_port + 2))
 relay_port=$((bare_port + 3))
-classpath="target/test-classes:target/quarkus-app/lib/main/*"
 # shellcheck source=bench/common.sh
 source bench/common.sh
 
@@ -62,8 +61,7 @@ start_ours() { # path
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg); ${seconds} s measured after ${warmup} s" \
   "per row; pacing ${pace} ms; ours: $jvm_opts" >&2
 start_stub
-start bare "grep -q ready $work/bare.log" java -cp "$classpath" dev.aguistate.bench.BenchServers bare \
-  "$bare_port" "$words" "$pace"
+start_bench_server bare bare "$bare_port" "$words" "$pace"
 bare_pid=$started
 warm_up "http://127.0.0.1:$bare_port/agui"
 for n in $counts; do
