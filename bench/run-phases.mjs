@@ -23,7 +23,7 @@ const phases = [
   ['tracing (off by default)', /run\/tracing\//],
   ['metrics', /RunMetrics\./],
   ['webhooks', /webhooks\//],
-  ['the claim kept (renewal timer)', /ThreadSessions\.keepClaimed|renew/],
+  ['the claim kept (renewal timer)', /ThreadSessions\.keepClaimed|ClaimRenewal|renew/],
 ];
 let total = 0;
 const counts = phases.map(() => 0);

@@ -23,9 +23,10 @@ import dev.aguistate.store.ThreadLocks;
 import dev.aguistate.store.ThreadMeta;
 import dev.aguistate.store.ThreadStore;
 import io.quarkus.runtime.Startup;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -56,14 +58,16 @@ public class ThreadSessions {
     private final StoreConfig config;
     private final Summarizer summarizer;
     private final ThreadNamer namer;
+    private final Vertx vertx;
 
     ThreadSessions(ThreadStore store, ThreadLocks locks, StoreConfig config, Summarizer summarizer,
-                   ThreadNamer namer) {
+                   ThreadNamer namer, Vertx vertx) {
         this.store = store;
         this.locks = locks;
         this.config = config;
         this.summarizer = summarizer;
         this.namer = namer;
+        this.vertx = vertx;
     }
 
     /**
@@ -190,20 +194,48 @@ public class ThreadSessions {
      * lost is logged: the commit's version check still keeps the thread consistent.
      */
     private Cancellable keepClaimed(RunLock lock) {
-        return Multi.createFrom().ticks().every(config.lockTtl().dividedBy(3))
-                .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> locks.renew(lock, config.lockTtl())
-                        .invoke(RENEWALS::succeeded)
-                        .onFailure().recoverWithItem(failure -> {
-                            RENEWALS.failed("threadId=" + lock.threadId(), failure);
-                            return true; // the next tick tries again
-                        }))
-                .subscribe().with(held -> {
-                    if (!held) {
-                        LOG.warnf("threadId=%s: the run's claim lapsed; another run may take the thread",
-                                lock.threadId());
-                    }
-                });
+        return new ClaimRenewal(lock, Math.max(1, config.lockTtl().dividedBy(3).toMillis()));
+    }
+
+    /**
+     * A run's claim renewed on a Vert.x timer. Most runs end long before their first renewal: a Mutiny ticks stream
+     * made a subscription, its operators and a task on a scheduler thread for each of them, and cancelled them all.
+     * A tick while the last renewal is still out is skipped, so a slow store never has two at once.
+     */
+    private final class ClaimRenewal implements Handler<Long>, Cancellable {
+
+        private final RunLock lock;
+        private final AtomicBoolean renewing = new AtomicBoolean();
+        private final long timer;
+
+        /** Starts renewing; the timer's first tick comes through Vert.x's queue, after the fields are set. */
+        ClaimRenewal(RunLock lock, long periodMs) {
+            this.lock = lock;
+            this.timer = vertx.setPeriodic(periodMs, this);
+        }
+
+        @Override
+        public void handle(Long tick) {
+            if (!renewing.compareAndSet(false, true)) {
+                return;
+            }
+            locks.renew(lock, config.lockTtl()).subscribe().with(held -> {
+                renewing.set(false);
+                RENEWALS.succeeded();
+                if (!held) {
+                    LOG.warnf("threadId=%s: the run's claim lapsed; another run may take the thread",
+                            lock.threadId());
+                }
+            }, failure -> {
+                renewing.set(false); // the next tick tries again
+                RENEWALS.failed("threadId=" + lock.threadId(), failure);
+            });
+        }
+
+        @Override
+        public void cancel() {
+            vertx.cancelTimer(timer);
+        }
     }
 
     /**

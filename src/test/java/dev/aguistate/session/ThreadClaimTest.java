@@ -18,6 +18,7 @@ import dev.aguistate.store.ThreadStore;
 import dev.aguistate.store.ThreadSummary;
 import dev.aguistate.store.memory.InMemoryThreadStore;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -46,6 +48,12 @@ class ThreadClaimTest {
 
     private final InMemoryThreadStore memory = new InMemoryThreadStore(Clock.systemUTC(), Duration.ofDays(1), 100,
             1 << 24, 1 << 20);
+    private final Vertx vertx = Vertx.vertx();
+
+    @AfterEach
+    void closeVertx() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
 
     @Test
     void aRunStartsFromTheThreadAsTheRunThatEndedBeforeItsClaimLeftIt() {
@@ -58,7 +66,7 @@ class ThreadClaimTest {
                 new Message.Assistant("a1", "Once upon a time", null))), first.version(), List.of()))
                 .await().atMost(WAIT);
         ThreadSessions sessions = new ThreadSessions(new EndsARunAfterTheFirstLoad(memory, stoppedRunEnds),
-                memory, StoreConfigs.of(Map.of()), null, null);
+                memory, StoreConfigs.of(Map.of()), null, null, vertx);
 
         ThreadSession session = sessions.open(Caller.ANONYMOUS, CHAT, RunAgentInputReader.read(("{\"threadId\":\""
                 + THREAD + "\",\"runId\":\"r2\",\"messages\":[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Hello\"}]}")
