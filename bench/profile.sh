@@ -9,6 +9,7 @@
 # relay profiles BenchServers' bare relay of the same stub, the real path's reference, started as ratios.sh starts it
 # (without BENCH_JVM_OPTS): each kind's share times the load's CPU µs per event sets the two side by side per event.
 #   BENCH_PROFILE_EVENT (itimer: CPU; alloc: allocated bytes)  BENCH_WARMUP (10)  BENCH_PACE_MS (15)
+#   BENCH_WORDS (40: the stub's and the relay's words per answer; 4 puts a run's fixed costs in front)
 #   BENCH_JIT_MAX (420: at most this long for the JIT to settle)
 #   BENCH_JVM_OPTS ("-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError")  BENCH_PORT (18170: the stub; +1 ours)
 # The stacks stay in target/profile-PATH-N.collapsed (one "frame;frame;... count" per line, for flame graph tools).
@@ -21,6 +22,7 @@ seconds=${3:-20}
 event=${BENCH_PROFILE_EVENT:-itimer}
 warmup=${BENCH_WARMUP:-10}
 pace=${BENCH_PACE_MS:-15}
+words=${BENCH_WORDS:-40}
 jvm_opts=${BENCH_JVM_OPTS:--Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError}
 stub_port=${BENCH_PORT:-18170}
 ours_port=$((stub_port + 1))
