@@ -219,7 +219,8 @@ public class ThreadSessions {
             if (!renewing.compareAndSet(false, true)) {
                 return;
             }
-            locks.renew(lock, config.lockTtl()).subscribe().with(held -> {
+            // deferred: a store that throws instead of failing its Uni still frees the next tick
+            Uni.createFrom().deferred(() -> locks.renew(lock, config.lockTtl())).subscribe().with(held -> {
                 renewing.set(false);
                 RENEWALS.succeeded();
                 if (!held) {
