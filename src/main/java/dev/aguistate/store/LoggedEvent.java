@@ -9,9 +9,9 @@ import java.util.Objects;
  * never streamed) and its JSON, exactly as the SSE frame's {@code data:} carries it.
  *
  * <p>An entry of a run on this replica is kept as the frame that carried it to the run's client ({@link #inFrame}):
- * the event was serialized once, and the log, its writes to a store and every connection that replays it from this
- * process's memory share that one array (nothing changes a frame once made). An entry read back from a store holds
- * its JSON text. Two entries are equal when their {@code seq} and JSON are.
+ * the event was serialized once, and the log's store takes its bytes from that array (nothing changes a frame once
+ * made); the in-memory store's log keeps a copy of them and reads them back as a frame. An entry read back from
+ * Redis or PostgreSQL holds its JSON text. Two entries are equal when their {@code seq} and JSON are.
  */
 public final class LoggedEvent {
 
@@ -54,6 +54,16 @@ public final class LoggedEvent {
      */
     public byte[] frame() {
         return frame;
+    }
+
+    /** Where the JSON starts in {@link #frame()}; for an entry kept as its frame. */
+    public int jsonFrom() {
+        return jsonFrom;
+    }
+
+    /** Where the JSON ends in {@link #frame()}; for an entry kept as its frame. */
+    public int jsonTo() {
+        return jsonTo;
     }
 
     @Override

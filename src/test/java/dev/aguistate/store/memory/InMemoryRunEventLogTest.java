@@ -7,12 +7,15 @@ import dev.aguistate.store.RunEventLogContract;
 import dev.aguistate.store.ThreadSignals;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +90,41 @@ class InMemoryRunEventLogTest extends RunEventLogContract {
         follower.awaitItems(40, WAIT);
         assertEquals(entries(0, 40), follower.getItems(), "a follower that keeps up misses nothing");
         follower.cancel();
+    }
+
+    @Test
+    void entriesKeptAsFramesComeBackAsTheSameFramesAfterTheOldestWereDroppedAndTheLogCompacted() {
+        InMemoryRunEventLog small = new InMemoryRunEventLog(Clock.systemUTC(), IDLE_TTL, 7, UNBOUNDED);
+        String key = newKey();
+        List<LoggedEvent> appended = new ArrayList<>();
+        appended.add(new LoggedEvent(0, "{\"base\":\"é\"}")); // text, not a frame; not ASCII
+        for (int seq = 1; seq <= 40; seq++) {
+            String json = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"delta\":\"" + "ü".repeat(seq % 5) + seq + "\"}";
+            byte[] frame = ("id: 7." + seq + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+            int jsonBytes = json.getBytes(StandardCharsets.UTF_8).length;
+            appended.add(LoggedEvent.inFrame(seq, frame, frame.length - jsonBytes - 2, frame.length - 2));
+        }
+        for (int from = 0; from < appended.size(); from += 3) { // batches, as a run's appends come
+            small.append(key, appended.subList(from, Math.min(appended.size(), from + 3))).await().atMost(WAIT);
+        }
+
+        log.append(key, appended).await().atMost(WAIT);
+        List<LoggedEvent> kept = small.read(key, -1, 100).await().atMost(WAIT);
+
+        assertEquals(appended, log.read(key, -1, 100).await().atMost(WAIT), "all of them, the text as text");
+        assertEquals(appended.subList(34, 41), kept, "the newest seven: their numbers and JSON");
+        for (int i = 0; i < kept.size(); i++) {
+            assertArrayEquals(appended.get(34 + i).frame(), kept.get(i).frame(), "entry " + kept.get(i).seq());
+        }
+        assertEquals(appended.subList(34, 41).stream().mapToLong(InMemoryRunEventLog::bytes).sum(),
+                small.heldBytes(), "what was dropped is no longer counted");
+
+        small.expireAfter(key, IDLE_TTL).await().atMost(WAIT); // the run ended: its log is trimmed
+        assertEquals(kept, small.read(key, -1, 100).await().atMost(WAIT), "an ended run's log reads the same");
+        small.append(key, List.of(appended.get(40))).await().atMost(WAIT);
+        small.append(key, entries(41, 43)).await().atMost(WAIT);
+        assertEquals(List.of(appended.get(40), entries(41, 43).get(0), entries(41, 43).get(1)),
+                small.read(key, 39, 100).await().atMost(WAIT), "and takes an entry after it, as before");
     }
 
     @Test
