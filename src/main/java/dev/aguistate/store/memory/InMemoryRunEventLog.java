@@ -112,18 +112,7 @@ public final class InMemoryRunEventLog implements RunEventLog {
             head++;
             bytes -= dropped;
             if (head > count / 2) { // compacts in amortized constant time per entry
-                int kept = count - head;
-                int byteFrom = start(head);
-                System.arraycopy(data, byteFrom, data, 0, ends[count - 1] - byteFrom);
-                System.arraycopy(seqs, head, seqs, 0, kept);
-                System.arraycopy(ends, head, ends, 0, kept);
-                System.arraycopy(jsonFroms, head, jsonFroms, 0, kept);
-                System.arraycopy(jsonTos, head, jsonTos, 0, kept);
-                for (int i = 0; i < kept; i++) {
-                    ends[i] -= byteFrom;
-                }
-                head = 0;
-                count = kept;
+                moveToFront();
             }
             return dropped;
         }
@@ -133,13 +122,26 @@ public final class InMemoryRunEventLog implements RunEventLog {
          * entries and is kept for readers until it expires (its arrays, grown by doubling, were up to half empty).
          */
         void trim() {
+            moveToFront();
+            data = Arrays.copyOf(data, start(count));
+            seqs = Arrays.copyOf(seqs, count);
+            ends = Arrays.copyOf(ends, count);
+            jsonFroms = Arrays.copyOf(jsonFroms, count);
+            jsonTos = Arrays.copyOf(jsonTos, count);
+        }
+
+        /** Moves the entries from {@code head} on to the arrays' start, over the dropped ones. */
+        private void moveToFront() {
+            if (head == 0) {
+                return;
+            }
             int kept = size();
             int byteFrom = start(head);
-            data = Arrays.copyOfRange(data, byteFrom, kept == 0 ? byteFrom : ends[count - 1]);
-            seqs = Arrays.copyOfRange(seqs, head, count);
-            jsonFroms = Arrays.copyOfRange(jsonFroms, head, count);
-            jsonTos = Arrays.copyOfRange(jsonTos, head, count);
-            ends = Arrays.copyOfRange(ends, head, count);
+            System.arraycopy(data, byteFrom, data, 0, start(count) - byteFrom);
+            System.arraycopy(seqs, head, seqs, 0, kept);
+            System.arraycopy(ends, head, ends, 0, kept);
+            System.arraycopy(jsonFroms, head, jsonFroms, 0, kept);
+            System.arraycopy(jsonTos, head, jsonTos, 0, kept);
             for (int i = 0; i < kept; i++) {
                 ends[i] -= byteFrom;
             }
