@@ -5,6 +5,8 @@
 // events: every event the client accepted, in order; messages/state: the agent's after the run; error: a
 // rejected runAgent; failures: onRunFailed errors; console: what the library printed with console.warn/error.
 //
+// JOINED_FILE, when set, is created at the first event: how a test knows the client is in before it lets the run end.
+//
 //   AGUI_SERVER_URL=http://127.0.0.1:8080 AGENT=document THREAD_ID=... RESULT_FILE=/tmp/join.json \
 //     node drivers/join-run.mjs
 
@@ -13,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { HttpAgent } from "@ag-ui/client";
 
 const SERVER_URL = (process.env.AGUI_SERVER_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
-const { AGENT, THREAD_ID, RESULT_FILE } = process.env;
+const { AGENT, THREAD_ID, RESULT_FILE, JOINED_FILE } = process.env;
 if (!AGENT || !THREAD_ID || !RESULT_FILE) {
   throw new Error("AGENT, THREAD_ID and RESULT_FILE must be set");
 }
@@ -36,6 +38,9 @@ try {
     { runId: randomUUID(), tools: [], context: [], forwardedProps: {} },
     {
       onEvent: ({ event }) => {
+        if (JOINED_FILE && result.events.length === 0) {
+          writeFileSync(JOINED_FILE, event.type);
+        }
         result.events.push(event);
       },
       onRunFailed: ({ error }) => {

@@ -26,6 +26,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -310,15 +313,34 @@ abstract class ReplicasContract {
     void aPlainAgUiClientJoinsFromAnotherReplicaARunInProgress() throws Exception {
         FrontendSample.assumeNode("the join through @ag-ui/client");
         FrontendSample.installIfMissing("@ag-ui/client");
-        stub.enqueue(slowly(LONG_ANSWER).build());
+        // The answer stops after its fifth word until the client is in, however long Node takes to start.
+        CountDownLatch clientIn = new CountDownLatch(1);
+        stub.enqueue(slowly(LONG_ANSWER).holdAfter(6, clientIn).build());
         RunRequests request = continuing(RunRequests.fresh().user("Tell a long story"));
+        Path joinedFile = Files.createTempDirectory("join-").resolve("joined");
         JsonNode joined;
         List<JsonNode> started;
         try (SseClient.LiveStream starter = a.client().open(AGENT, request.json())) {
             assertEquals(200, starter.status());
             awaitText(starter, 3); // the answer is open: the join re-opens it with what it has so far
-            joined = joinThroughAgUiClient(b, request.threadId());
+            CompletableFuture<JsonNode> join = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return joinThroughAgUiClient(b, request.threadId(), joinedFile);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(joinedFile) && !join.isDone()) {
+                assertTrue(System.nanoTime() < deadline, "the joining client got no event in 60 s");
+                ServerInstance.pause(CLAIM_POLL);
+            }
+            clientIn.countDown();
+            joined = join.get(90, TimeUnit.SECONDS);
             started = starter.readToEnd();
+        } finally {
+            Files.deleteIfExists(joinedFile);
+            Files.delete(joinedFile.getParent());
         }
 
         assertFalse(joined.has("error"), "runAgent rejected: " + joined.path("error"));
@@ -532,13 +554,17 @@ abstract class ReplicasContract {
         return false;
     }
 
-    /** What a plain {@code @ag-ui/client} got joining the thread's run through the replica's connect endpoint. */
-    private static JsonNode joinThroughAgUiClient(ServerInstance replica, String threadId) throws Exception {
+    /**
+     * What a plain {@code @ag-ui/client} got joining the thread's run through the replica's connect endpoint. The
+     * client creates {@code joinedFile} at its first event.
+     */
+    private static JsonNode joinThroughAgUiClient(ServerInstance replica, String threadId, Path joinedFile)
+            throws Exception {
         Path result = Files.createTempFile("join-", ".json");
         try {
             int exit = FrontendSample.run(replica.url(), List.of("node", "drivers/join-run.mjs"), 60, Map.of(
                     "AGENT", "document", "THREAD_ID", threadId,
-                    "RESULT_FILE", result.toString())).exitCode();
+                    "RESULT_FILE", result.toString(), "JOINED_FILE", joinedFile.toString())).exitCode();
             assertEquals(0, exit, "the join driver failed; its output is above");
             return RunRequests.JSON.readTree(result.toFile());
         } finally {

@@ -27,6 +27,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -486,6 +487,9 @@ public final class OpenAiStub implements AutoCloseable {
                     holdOpen(null);
                     return false;
                 }
+                if (isAt(response.holdAfter, sent) && !released(response.release)) {
+                    return false;
+                }
                 if (comment != null) {
                     writeBodyBytes(comment, byteSplitter);
                 }
@@ -519,6 +523,21 @@ public final class OpenAiStub implements AutoCloseable {
                 throw new ClientDisconnected(e); // connection reset by the client
             }
             throw new ClientDisconnected(null);
+        }
+
+        /** Waits for the test to count {@code release} down; false if the stub closed first. */
+        private boolean released(CountDownLatch release) {
+            try {
+                while (!release.await(50, TimeUnit.MILLISECONDS)) {
+                    if (closed) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
 
         /** Writes body bytes as one HTTP chunk, or as random small chunks when splitting. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * One scripted answer of {@link OpenAiStub} to a {@code POST /v1/chat/completions}.
@@ -21,7 +22,8 @@ import java.util.Random;
  * may carry extra response headers ({@link #withHeader}, e.g. {@code Retry-After}).
  *
  * <p>The SSE stream consists of numbered <em>data frames</em>, which the fault-injection options
- * ({@code stallAfter}, {@code dropAfter}, {@code malformedAfter}, {@code errorAfter}, {@code endAfter}) count:
+ * ({@code stallAfter}, {@code holdAfter}, {@code dropAfter}, {@code malformedAfter}, {@code errorAfter}, {@code endAfter})
+ * count:
  * <ol>
  *   <li>the role chunk {@code delta: {"role":"assistant","content":""}};</li>
  *   <li>one chunk per {@link Builder#text text}, {@link Builder#refusal refusal} or reasoning
@@ -54,6 +56,8 @@ public final class StubResponse {
     private final String finishReason;
     private final Usage usage;
     final Integer stallAfter;
+    final Integer holdAfter;
+    final CountDownLatch release;
     final Integer dropAfter;
     final Integer malformedAfter;
     final Integer errorAfter;
@@ -75,6 +79,8 @@ public final class StubResponse {
         this.finishReason = null;
         this.usage = null;
         this.stallAfter = null;
+        this.holdAfter = null;
+        this.release = null;
         this.dropAfter = null;
         this.malformedAfter = null;
         this.errorAfter = null;
@@ -97,6 +103,8 @@ public final class StubResponse {
         this.finishReason = b.finishReason != null ? b.finishReason : toolCalls.isEmpty() ? "stop" : "tool_calls";
         this.usage = b.usage;
         this.stallAfter = b.stallAfter;
+        this.holdAfter = b.holdAfter;
+        this.release = b.release;
         this.dropAfter = b.dropAfter;
         this.malformedAfter = b.malformedAfter;
         this.errorAfter = b.errorAfter;
@@ -119,6 +127,8 @@ public final class StubResponse {
         this.finishReason = original.finishReason;
         this.usage = original.usage;
         this.stallAfter = original.stallAfter;
+        this.holdAfter = original.holdAfter;
+        this.release = original.release;
         this.dropAfter = original.dropAfter;
         this.malformedAfter = original.malformedAfter;
         this.errorAfter = original.errorAfter;
@@ -313,6 +323,8 @@ public final class StubResponse {
         private String finishReason;
         private Usage usage;
         private Integer stallAfter;
+        private Integer holdAfter;
+        private CountDownLatch release;
         private Integer dropAfter;
         private Integer malformedAfter;
         private Integer errorAfter;
@@ -415,6 +427,17 @@ public final class StubResponse {
         }
 
         /**
+         * After {@code frames} data frames, writes nothing until {@code release} is counted down, then goes on with
+         * the rest: for a test that must act while the answer is still open, however long that takes. Streaming
+         * only; the stub's close ends the wait as it ends a stall.
+         */
+        public Builder holdAfter(int frames, CountDownLatch release) {
+            this.holdAfter = frames;
+            this.release = Objects.requireNonNull(release, "release");
+            return this;
+        }
+
+        /**
          * After {@code frames} data frames, closes the TCP connection without {@code [DONE]} and without the
          * chunked-encoding terminator. For a non-streaming request: closes without any response.
          */
@@ -495,6 +518,7 @@ public final class StubResponse {
             StubResponse response = new StubResponse(this, List.copyOf(calls), Map.of());
             int frameCount = response.chunkFrames("", 0, "").size();
             checkFramePosition("stallAfter", stallAfter, frameCount);
+            checkFramePosition("holdAfter", holdAfter, frameCount);
             checkFramePosition("dropAfter", dropAfter, frameCount);
             checkFramePosition("malformedAfter", malformedAfter, frameCount);
             checkFramePosition("errorAfter", errorAfter, frameCount);
