@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -330,11 +331,8 @@ abstract class ReplicasContract {
                     throw new CompletionException(e);
                 }
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(joinedFile) && !join.isDone()) {
-                assertTrue(System.nanoTime() < deadline, "the joining client got no event in 60 s");
-                ServerInstance.pause(CLAIM_POLL);
-            }
+            awaitTrue(() -> Files.exists(joinedFile) || join.isDone(), Duration.ofSeconds(60),
+                    "the joining client got an event");
             clientIn.countDown();
             joined = join.get(90, TimeUnit.SECONDS);
             started = starter.readToEnd();
@@ -482,9 +480,15 @@ abstract class ReplicasContract {
 
     /** Waits, at most {@link #CLAIM_DEADLINE}, until the replica's metrics hold this line. */
     private static void awaitMetric(ServerInstance replica, String line, String what) {
-        long deadline = System.nanoTime() + CLAIM_DEADLINE.toNanos();
-        while (replica.client().get("/q/metrics").body().lines().noneMatch(line::equals)) {
-            assertTrue(System.nanoTime() < deadline, "not within " + CLAIM_DEADLINE + ": " + what);
+        awaitTrue(() -> replica.client().get("/q/metrics").body().lines().anyMatch(line::equals), CLAIM_DEADLINE,
+                what);
+    }
+
+    /** Polls {@code done} every {@link #CLAIM_POLL} until it holds; fails the test after {@code within}. */
+    private static void awaitTrue(BooleanSupplier done, Duration within, String what) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!done.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within " + within + ": " + what);
             ServerInstance.pause(CLAIM_POLL);
         }
     }
